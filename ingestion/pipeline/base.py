@@ -1,0 +1,106 @@
+"""The small interface every pipeline stage shares.
+
+Stages are plain functions over these dataclasses. They never touch Django models; the
+runner (``ingestion/pipeline/runner.py``) persists results and reports milestones.
+
+A stage that fails raises a :class:`StageError`. Its ``permanent`` flag is the whole retry
+policy: permanent errors (a corrupt file, a 4xx verdict from the gateway) are never retried,
+transient ones (a storage timeout, a 5xx) are retried with a bound by the caller.
+``reason`` is what a person reads, in Indonesian; it ends up on the job, the document and
+the failed stage event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class StageError(Exception):
+    permanent: bool = True
+
+    def __init__(self, reason: str, *, code: str = "error", detail: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+        self.detail = detail
+
+
+class PermanentError(StageError):
+    """The input can never succeed as sent: do not retry."""
+
+    permanent = True
+
+
+class TransientError(StageError):
+    """A passing fault (timeout, 5xx, storage hiccup): retry with a bound."""
+
+    permanent = False
+
+
+class BlockKind(StrEnum):
+    HEADING = "heading"
+    PARAGRAPH = "paragraph"
+    TABLE = "table"
+
+
+@dataclass(slots=True)
+class Block:
+    """One unit of parsed text in reading order.
+
+    ``level`` is the heading depth for headings (1 = top). For tables, ``rows`` holds the
+    cells and ``text`` a plain rendering; the chunker splits tables by rows and repeats
+    ``rows[0]`` as the header.
+    """
+
+    text: str
+    page: int = 1
+    kind: BlockKind = BlockKind.PARAGRAPH
+    level: int = 0
+    rows: list[list[str]] | None = None
+    ocr_confidence: float | None = None
+
+
+@dataclass(slots=True)
+class ParsedDocument:
+    """The output of parse. Pages listed in ``ocr_pages`` have no trustworthy text yet."""
+
+    format: str
+    page_count: int
+    blocks: list[Block] = field(default_factory=list)
+    ocr_pages: list[int] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class OcrLine:
+    text: str
+    confidence: float  # calibrated, 0..1; what needs_review trusts
+    raw_confidence: float | None = None  # the engine's own score, kept for diagnostics
+
+
+@dataclass(slots=True)
+class OcrPage:
+    page: int
+    lines: list[OcrLine] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+@dataclass(slots=True)
+class ChunkDraft:
+    """A chunk before it has an embedding or a database row."""
+
+    ordinal: int
+    text: str
+    heading_path: list[str]
+    page_from: int
+    page_to: int
+    token_count: int
+    ocr_confidence: float | None = None
+
+    @property
+    def heading_path_text(self) -> str:
+        return " › ".join(self.heading_path)
