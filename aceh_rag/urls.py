@@ -1,0 +1,19 @@
+"""URL map. App URLconfs are included here; the REST API lives in ``aceh_rag/api.py``."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from aceh_rag import views
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
+    path("metrics", views.metrics, name="metrics"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="registration/login.html"),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("ingestion.urls")),
+]

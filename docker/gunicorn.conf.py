@@ -1,0 +1,30 @@
+"""Gunicorn settings for Aceh RAG (web process).
+
+Graceful drain (platform conventions §7): on SIGTERM gunicorn stops accepting, lets
+in-flight requests finish within ``graceful_timeout``, and our DrainMiddleware answers any
+request that still arrives on a kept-alive connection with 503 + Retry-After.
+"""
+
+import os
+
+bind = os.environ.get("BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("WEB_THREADS", "4"))
+worker_class = "gthread"
+timeout = int(os.environ.get("WEB_TIMEOUT", "120"))
+graceful_timeout = int(os.environ.get("WEB_GRACEFUL_TIMEOUT", "30"))
+keepalive = 5
+accesslog = "-"
+errorlog = "-"
+
+
+def post_worker_init(worker):  # type: ignore[no-untyped-def]
+    from aceh_rag.platform.drain import start_draining
+
+    original = worker.handle_exit
+
+    def handle_exit(sig, frame):  # type: ignore[no-untyped-def]
+        start_draining()
+        original(sig, frame)
+
+    worker.handle_exit = handle_exit

@@ -1,0 +1,353 @@
+"""Documents, their chunks, the jobs that ingest them and the stage-event outbox.
+
+The contract's identity rules live in the database, not only in code:
+``unique(sourceType, source_version, source_key)`` and ``unique(checksum, source_version)``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models.fields.json import KeyTextTransform
+from pgvector.django import HnswIndex, VectorField
+
+
+class SourceType(models.TextChoices):
+    JDIH = "JDIH", "JDIH"
+    OPENDATA = "OpenData", "OpenData"
+    PPID = "PPID", "PPID"
+    SATUDATA = "SatuData", "SatuData"
+    UPLOAD = "upload", "Unggahan"
+
+
+class DocumentStatus(models.TextChoices):
+    """Allowed transitions.
+
+    queued → processing → indexed | needs_review | failed
+    queued → skipped                  (structured-source no-op, duplicate content)
+    failed → queued                   (reprocess / partner retry)
+    indexed | needs_review → processing   (reprocess, corrected in place)
+    needs_review → indexed            (the last parked chunk was reviewed)
+    indexed | needs_review | failed → archived
+    archived → queued                 (reprocess)
+    """
+
+    QUEUED = "queued", "Dalam antrean"
+    PROCESSING = "processing", "Diproses"
+    INDEXED = "indexed", "Terindeks"
+    NEEDS_REVIEW = "needs_review", "Perlu ditinjau"
+    FAILED = "failed", "Gagal"
+    SKIPPED = "skipped", "Dilewati"
+    ARCHIVED = "archived", "Diarsipkan"
+
+
+COMPLETED_STATUSES = (
+    DocumentStatus.INDEXED,
+    DocumentStatus.NEEDS_REVIEW,
+    DocumentStatus.ARCHIVED,
+)
+
+
+class Document(models.Model):
+    """One edition of a source document. Its UUID is the ``aiDocumentId`` of stage events.
+
+    ``metadata`` holds ``source_key``, ``source_version`` and ``source`` (partner
+    provenance and the kept sourceMetadata keys). Editions of one source share
+    ``source_key``; there is no supersede link.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    source_type = models.CharField(
+        max_length=16, choices=SourceType.choices, db_column="sourceType"
+    )
+    metadata = models.JSONField(default=dict, blank=True)
+    registry_id = models.CharField(max_length=64, blank=True, default="")
+    collection_id = models.CharField(max_length=64, blank=True, default="")
+    collection_name = models.CharField(max_length=200, blank=True, default="")
+    uploaded_by = models.CharField(max_length=150, blank=True, default="")
+
+    title = models.CharField(max_length=500)
+    title_labels = models.TextField(blank=True, default="")
+    title_search = models.GeneratedField(
+        expression=SearchVector("title", "title_labels", config="indonesian"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    file_name = models.CharField(max_length=300)
+    mime_type = models.CharField(max_length=150)
+    format = models.CharField(max_length=16)
+    storage_key = models.CharField(max_length=1024)
+    checksum = models.CharField(max_length=64, db_index=True)
+    size_bytes = models.BigIntegerField(default=0)
+    page_count = models.PositiveIntegerField(null=True, blank=True)
+    ocr_confidence = models.FloatField(null=True, blank=True)
+
+    status = models.CharField(
+        max_length=16, choices=DocumentStatus.choices, default=DocumentStatus.QUEUED
+    )
+    failure_reason = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    indexed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "documents"
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                models.F("source_type"),
+                KeyTextTransform("source_version", "metadata"),
+                KeyTextTransform("source_key", "metadata"),
+                name="documents_unique_type_version_key",
+            ),
+            models.UniqueConstraint(
+                models.F("checksum"),
+                KeyTextTransform("source_version", "metadata"),
+                name="documents_unique_checksum_version",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                models.F("source_type"),
+                KeyTextTransform("source_key", "metadata"),
+                name="documents_type_source_key",
+            ),
+            models.Index(fields=["status", "-created_at"], name="documents_status_created"),
+            GinIndex(fields=["title_search"], name="documents_title_search"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def source_key(self) -> str:
+        return str(self.metadata.get("source_key", ""))
+
+    @property
+    def source_version(self) -> str:
+        return str(self.metadata.get("source_version", ""))
+
+    @property
+    def source(self) -> dict[str, Any]:
+        value = self.metadata.get("source")
+        return value if isinstance(value, dict) else {}
+
+
+class ReviewState(models.TextChoices):
+    """Only parked chunks (``indexed=False``) move: pending → approved | rejected."""
+
+    NONE = "", "—"
+    PENDING = "pending", "Menunggu tinjauan"
+    APPROVED = "approved", "Disetujui"
+    REJECTED = "rejected", "Ditolak"
+
+
+class Chunk(models.Model):
+    """A searchable passage. ``indexed=False`` means parked for review: never searchable."""
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
+    ordinal = models.PositiveIntegerField()
+    text = models.TextField()
+    heading_path = models.TextField(blank=True, default="")
+    page_from = models.PositiveIntegerField(default=1)
+    page_to = models.PositiveIntegerField(default=1)
+    token_count = models.PositiveIntegerField(default=0)
+    ocr_confidence = models.FloatField(null=True, blank=True)
+    indexed = models.BooleanField(default=True)
+    review_state = models.CharField(
+        max_length=16, choices=ReviewState.choices, default=ReviewState.NONE, blank=True
+    )
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    embedding_model = models.CharField(max_length=100, blank=True, default="")
+    search_vector = models.GeneratedField(
+        expression=SearchVector("heading_path", "text", config="indonesian"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    class Meta:
+        ordering = ["document", "ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["document", "ordinal"], name="chunk_unique_ordinal"),
+        ]
+        indexes = [
+            HnswIndex(
+                name="chunk_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            GinIndex(fields=["search_vector"], name="chunk_search_vector_gin"),
+            models.Index(
+                fields=["document"],
+                condition=models.Q(indexed=False),
+                name="chunk_parked",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_id}#{self.ordinal}"
+
+
+class EmbeddingCache(models.Model):
+    """Vectors keyed by (model, sha256 of the passage text) so re-ingests skip the model."""
+
+    model = models.CharField(max_length=100)
+    text_hash = models.CharField(max_length=64)
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIM)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["model", "text_hash"], name="embedding_cache_key"),
+        ]
+
+
+class JobOrigin(models.TextChoices):
+    KAFKA = "kafka", "Kafka"
+    UPLOAD = "upload", "Unggahan admin"
+
+
+class JobState(models.TextChoices):
+    """Allowed transitions.
+
+    queued → processing → done | needs_review | skipped | failed
+    queued | processing → deferred   (another worker holds the document lock)
+    deferred → queued                (the worker re-runs it once the lock is free)
+    processing → queued              (crash recovery: a stale claim is re-queued)
+    failed → queued                  (partner re-publishes the jobId, or an admin re-runs it)
+    done | needs_review | skipped    are final for a jobId: redelivery emits nothing.
+    """
+
+    QUEUED = "queued", "Dalam antrean"
+    PROCESSING = "processing", "Diproses"
+    DEFERRED = "deferred", "Ditunda"
+    DONE = "done", "Terindeks"
+    NEEDS_REVIEW = "needs_review", "Perlu ditinjau"
+    SKIPPED = "skipped", "Dilewati"
+    FAILED = "failed", "Gagal"
+
+
+FINAL_JOB_STATES = (JobState.DONE, JobState.NEEDS_REVIEW, JobState.SKIPPED)
+
+
+class IngestionJob(models.Model):
+    """One delivery of one document through the pipeline.
+
+    Kafka jobs carry the partner's ``jobId`` (unique: durable dedupe across restarts); admin
+    uploads have none. ``payload`` keeps the original event (or upload metadata) for replay.
+    ``status_text`` is the human line shown while waiting (queue position, GPU queue).
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    partner_job_id = models.UUIDField(null=True, blank=True, unique=True)
+    origin = models.CharField(max_length=16, choices=JobOrigin.choices)
+    document = models.ForeignKey(
+        Document, null=True, blank=True, on_delete=models.SET_NULL, related_name="jobs"
+    )
+    state = models.CharField(max_length=16, choices=JobState.choices, default=JobState.QUEUED)
+    stage = models.CharField(max_length=32, blank=True, default="")
+    progress = models.PositiveSmallIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+    status_text = models.CharField(max_length=300, blank=True, default="")
+    payload = models.JSONField(default=dict, blank=True)
+    lock_key = models.CharField(max_length=600, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["state", "created_at"], name="job_state_created"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.partner_job_id or self.id)
+
+
+class PublishStatus(models.TextChoices):
+    """pending → published | failed(retrying) → published; not_applicable when no Kafka."""
+
+    PENDING = "pending", "Menunggu terbit"
+    PUBLISHED = "published", "Terbit"
+    FAILED = "failed", "Gagal terbit (akan dicoba lagi)"
+    NOT_APPLICABLE = "not_applicable", "Tidak dikirim"
+
+
+class StageEvent(models.Model):
+    """Durable log (outbox) of every StageStatusEvent produced for a job, in order."""
+
+    job = models.ForeignKey(IngestionJob, on_delete=models.CASCADE, related_name="stage_events")
+    seq = models.PositiveIntegerField()
+    routing_key = models.CharField(max_length=32)
+    topic = models.CharField(max_length=249, blank=True, default="")
+    record_key = models.CharField(max_length=64, blank=True, default="")
+    payload = models.JSONField()
+    publish_status = models.CharField(
+        max_length=16, choices=PublishStatus.choices, default=PublishStatus.PENDING
+    )
+    publish_attempts = models.PositiveIntegerField(default=0)
+    publish_error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "seq"], name="stage_event_unique_seq"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["publish_status", "id"],
+                condition=~models.Q(publish_status__in=["published", "not_applicable"]),
+                name="stage_event_unpublished",
+            ),
+        ]
+
+
+class ReviewAction(models.Model):
+    """Who did what to a parked chunk, with the text before and after."""
+
+    class Action(models.TextChoices):
+        EDIT = "edit", "Koreksi teks"
+        APPROVE = "approve", "Setujui"
+        REJECT = "reject", "Tolak"
+
+    document = models.ForeignKey(
+        Document, on_delete=models.CASCADE, related_name="review_actions"
+    )
+    chunk = models.ForeignKey(Chunk, null=True, on_delete=models.SET_NULL)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    text_before = models.TextField(blank=True, default="")
+    text_after = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class ApiToken(models.Model):
+    """A machine client's bearer token. Only its sha256 is stored."""
+
+    name = models.CharField(max_length=100, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name
