@@ -59,12 +59,12 @@ _TIMESTAMP_RE = re.compile(
 
 def is_uuid(value: object) -> bool:
     """A canonical hyphenated UUID string (any case). Braces, URNs and padding are not."""
-    return isinstance(value, str) and _UUID_RE.match(value) is not None
+    return isinstance(value, str) and _UUID_RE.fullmatch(value) is not None
 
 
 def parse_timestamp(value: object) -> datetime | None:
     """Return the aware datetime for an ISO-8601 timestamp with a zone, else ``None``."""
-    if not isinstance(value, str) or _TIMESTAMP_RE.match(value) is None:
+    if not isinstance(value, str) or _TIMESTAMP_RE.fullmatch(value) is None:
         return None
     text = value.replace(",", ".")
     # fromisoformat in 3.11 wants at most 6 fraction digits.

@@ -161,7 +161,7 @@ def split_extension(basename: str) -> tuple[str, str]:
     A leading dot (``.env``) is part of the name, not an extension.
     """
     stem, dot, tail = basename.rpartition(".")
-    if not dot or not stem or not _EXTENSION_RE.match(tail):
+    if not dot or not stem or not _EXTENSION_RE.fullmatch(tail):
         return basename, ""
     return stem, tail.lower()
 

@@ -173,7 +173,7 @@ def validate_stage_topics(mapping: object) -> dict[str, str]:
         topic = mapping[key.value]
         if not isinstance(topic, str) or not topic.strip():
             raise ImproperlyConfigured(f"KAFKA_STAGE_TOPICS: topic untuk '{key.value}' kosong")
-        if not _TOPIC_RE.match(topic):
+        if not _TOPIC_RE.fullmatch(topic):
             raise ImproperlyConfigured(
                 f"KAFKA_STAGE_TOPICS: topic '{topic}' untuk '{key.value}' bukan nama topic "
                 "Kafka yang sah (huruf, angka, '.', '_', '-'; maksimal 249)"
