@@ -1,0 +1,190 @@
+"""OCR benchmark: CER per degradation level and how well the confidence flags bad lines.
+
+Run from the repository root (about 3-6 minutes on 2 cores with the defaults):
+
+    .venv/bin/python bench/ocr.py [--pages 6] [--bad-cer 0.05] [--dump lines.jsonl]
+    .venv/bin/python bench/ocr.py --from-dump lines.jsonl   # re-score without OCR
+
+Text comes from the GALQA regulations: even-indexed documents are the tuning split (the
+confidence weights were fitted on it, see bench/ocr_fit.py), odd-indexed ones are held out
+and are what the headline figures report. A line is "bad" when its CER exceeds --bad-cer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ocr_metrics import (
+    ScoredLine,
+    auroc,
+    best_threshold,
+    cer,
+    flag_stats,
+    match_lines,
+)
+from ocr_synth import LEVELS, UPSIDE_DOWN, Degradation, make_page, split_sources
+
+from ingestion.pipeline.ocr_confidence import line_confidence
+
+DEFAULT_REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
+
+
+def run_ocr(pages: int) -> tuple[list[ScoredLine], list[dict[str, object]]]:
+    from PIL import Image
+
+    from ingestion.pipeline.ocr import PageImage
+    from ingestion.pipeline.ocr_local import LocalOcrEngine
+
+    engine = LocalOcrEngine()
+    sources = split_sources()
+    lines: list[ScoredLine] = []
+    page_rows: list[dict[str, object]] = []
+    for split in ("tune", "report"):
+        for i in range(pages):
+            levels: list[Degradation] = list(LEVELS)
+            if i % 3 == 0:
+                levels.append(UPSIDE_DOWN)
+            for level in levels:
+                page = make_page(sources[split], level, seed=hash_seed(split, i))
+                h, w = page.image.shape[:2]
+                started = time.monotonic()
+                image = Image.fromarray(np.ascontiguousarray(page.image[:, :, ::-1]))
+                reading = engine.read_page(PageImage(page=1, image=image, dpi=level.dpi))
+                seconds = time.monotonic() - started
+                ocr = [(x.text, x.raw_score, x.aspect, x.box) for x in reading.lines]
+                pairs, errors, chars = match_lines(page, ocr, reading.rotation, (w, h))
+                for text, truth, raw, aspect in pairs:
+                    lines.append(
+                        ScoredLine(split, level.name, text, truth, raw, aspect, cer(text, truth))
+                    )
+                page_rows.append(
+                    {
+                        "split": split,
+                        "level": level.name,
+                        "errors": errors,
+                        "chars": chars,
+                        "seconds": seconds,
+                        "rotation": reading.rotation,
+                        "font": page.font,
+                    }
+                )
+                print(
+                    f"  {split:6} page {i + 1:2} {level.name:11} {page.font:4} "
+                    f"CER {errors / max(chars, 1):7.2%}  {seconds:5.1f} s  rot {reading.rotation}",
+                    file=sys.stderr,
+                )
+    return lines, page_rows
+
+
+def hash_seed(split: str, index: int) -> int:
+    return (1 if split == "tune" else 2) * 100_003 + index * 7919
+
+
+def report(lines: list[ScoredLine], page_rows: list[dict[str, object]], bad_cer: float) -> None:
+    print_cer_table(page_rows, lines, bad_cer)
+    by_split = {s: [x for x in lines if x.split == s] for s in ("tune", "report")}
+    conf = {
+        s: np.array([line_confidence(x.text, x.raw, box_aspect=x.aspect) for x in v])
+        for s, v in by_split.items()
+    }
+    raw = {s: np.array([x.raw for x in v]) for s, v in by_split.items()}
+    bad = {s: np.array([x.cer > bad_cer for x in v]) for s, v in by_split.items()}
+    print(f"\nSeparating good lines (CER <= {bad_cer:.0%}) from bad ones — AUROC")
+    print(f"{'split':8} {'level':11} {'lines':>6} {'bad':>5} {'raw score':>10} {'calibrated':>11}")
+    for split in ("tune", "report"):
+        levels = ["all"] + [d.name for d in (*LEVELS, UPSIDE_DOWN)]
+        for level in levels:
+            mask = np.array([level in ("all", x.level) for x in by_split[split]], dtype=bool)
+            if not mask.any():
+                continue
+            good = ~bad[split][mask]
+            print(
+                f"{split:8} {level:11} {mask.sum():6d} {int((~good).sum()):5d} "
+                f"{auroc(raw[split][mask], good):10.3f} {auroc(conf[split][mask], good):11.3f}"
+            )
+    chosen = best_threshold(conf["tune"], bad["tune"])
+    print("\nReview threshold (a line is flagged when confidence < threshold), held-out split:")
+    print(f"{'threshold':>10} {'precision':>10} {'recall':>7} {'flagged':>8}")
+    for label, threshold in (("best-F1", chosen), ("default", DEFAULT_REVIEW_THRESHOLD)):
+        p, r, f = flag_stats(conf["report"], bad["report"], threshold)
+        print(f"{threshold:10.2f} {p:10.1%} {r:7.1%} {f:8.1%}   ({label}; tuned on tune split)")
+    p, r, f = flag_stats(raw["report"], bad["report"], 0.9)
+    print(f"{'raw<0.90':>10} {p:10.1%} {r:7.1%} {f:8.1%}   (the engine's own score, for reference)")
+
+
+def print_cer_table(
+    page_rows: list[dict[str, object]], lines: list[ScoredLine], bad_cer: float
+) -> None:
+    print("\nCER per degradation level (engine rapidocr-ppocr, PP-OCRv6 small, cls off)")
+    print(
+        f"{'split':8} {'level':11} {'pages':>5} {'CER':>8} {'lines':>6} {'bad lines':>9} "
+        f"{'s/page':>7} {'rotated':>7}"
+    )
+    totals: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0, 0])
+    for row in page_rows:
+        t = totals[(str(row["split"]), str(row["level"]))]
+        t[0] += 1
+        t[1] += int(row["errors"])  # type: ignore[call-overload]
+        t[2] += int(row["chars"])  # type: ignore[call-overload]
+        t[3] += float(row["seconds"])  # type: ignore[arg-type]
+        t[4] += int(row["rotation"] == 180)
+    for (split, level), (n, errors, chars, seconds, rotated) in totals.items():
+        subset = [x for x in lines if x.split == split and x.level == level]
+        n_bad = sum(x.cer > bad_cer for x in subset)
+        print(
+            f"{split:8} {level:11} {n:5d} {errors / max(chars, 1):8.2%} {len(subset):6d} "
+            f"{n_bad / max(len(subset), 1):9.1%} {seconds / n:7.2f} {rotated:4d}/{n}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pages", type=int, default=6, help="pages per split per level")
+    parser.add_argument("--bad-cer", type=float, default=0.05)
+    parser.add_argument("--dump", type=Path, help="write the scored lines as JSON lines")
+    parser.add_argument("--from-dump", type=Path, help="re-score a dump without running OCR")
+    args = parser.parse_args()
+    started = time.monotonic()
+    if args.from_dump:
+        lines, page_rows = load_dump(args.from_dump)
+    else:
+        lines, page_rows = run_ocr(args.pages)
+        if args.dump:
+            save_dump(args.dump, lines, page_rows)
+    report(lines, page_rows, args.bad_cer)
+    print(
+        f"\n{len(lines)} lines, {len(page_rows)} page readings, {time.monotonic() - started:.0f} s"
+    )
+
+
+def save_dump(path: Path, lines: list[ScoredLine], page_rows: list[dict[str, object]]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for row in page_rows:
+            out.write(json.dumps({"page": row}) + "\n")
+        for line in lines:
+            out.write(json.dumps({"line": asdict(line)}) + "\n")
+
+
+def load_dump(path: Path) -> tuple[list[ScoredLine], list[dict[str, object]]]:
+    lines, page_rows = [], []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(raw)
+        if "page" in record:
+            page_rows.append(record["page"])
+        else:
+            lines.append(ScoredLine(**record["line"]))
+    return lines, page_rows
+
+
+if __name__ == "__main__":
+    main()

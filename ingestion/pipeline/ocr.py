@@ -1,0 +1,299 @@
+"""The OCR stage: page images in, lines with a calibrated confidence out.
+
+Two engines share one protocol: the gateway's (``MODEL_GATEWAY_URL`` set; platform rule: no
+engine calls an OCR model directly once its gateway is configured) and the local RapidOCR
+one. Both return :class:`OcrPage` lines whose ``confidence`` comes from
+:func:`ingestion.pipeline.ocr_confidence.line_confidence`, so ``needs_review`` means the
+same thing whichever engine read the page.
+
+The engine object is built once per process (loading the ONNX models takes seconds) and
+shared; the runner calls :func:`ocr_stage` and merges the blocks into the parsed document.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from ingestion.pipeline.base import Block, BlockKind, OcrLine, OcrPage, PermanentError
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DPI = 200
+DEFAULT_MAX_IMAGE_PIXELS = 80_000_000
+PDF_FORMATS = frozenset({"pdf"})
+
+
+@dataclass(slots=True)
+class PageImage:
+    """One page to read: PNG/JPEG/TIFF bytes or a decoded PIL image, 1-based page number."""
+
+    page: int
+    image: bytes | Image.Image
+    dpi: int = DEFAULT_DPI
+
+
+@runtime_checkable
+class OcrEngine(Protocol):
+    name: str
+
+    def recognize(self, page: PageImage) -> OcrPage: ...
+
+    def recognize_many(self, pages: Sequence[PageImage]) -> list[OcrPage]: ...
+
+
+@dataclass(slots=True)
+class OcrResult:
+    """What the stage hands the runner: the pages read and their blocks in reading order."""
+
+    engine: str
+    pages: list[OcrPage] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    elapsed_ms: int = 0
+
+    @property
+    def min_confidence(self) -> float | None:
+        values = [b.ocr_confidence for b in self.blocks if b.ocr_confidence is not None]
+        return min(values) if values else None
+
+
+def get_ocr_engine() -> OcrEngine:
+    """The process-wide engine: the gateway when ``MODEL_GATEWAY_URL`` is set, else local."""
+    from django.conf import settings
+
+    return _engine_for(getattr(settings, "MODEL_GATEWAY_URL", None))
+
+
+@lru_cache(maxsize=4)
+def _engine_for(gateway_url: str | None) -> OcrEngine:
+    # Keyed by the URL so a settings override (tests, a reconfigured process) gets the
+    # right engine while the slow local model load still happens once.
+    if gateway_url:
+        from ingestion.pipeline.ocr_gateway import GatewayOcrEngine
+
+        return GatewayOcrEngine()
+    from ingestion.pipeline.ocr_local import LocalOcrEngine
+
+    return LocalOcrEngine()
+
+
+def max_image_pixels() -> int:
+    try:
+        from django.conf import settings
+
+        return int(getattr(settings, "INGEST_MAX_IMAGE_PIXELS", DEFAULT_MAX_IMAGE_PIXELS))
+    except Exception:  # settings not configured (bench, plain scripts)
+        return DEFAULT_MAX_IMAGE_PIXELS
+
+
+def load_image(page: PageImage, *, max_pixels: int | None = None) -> Image.Image:
+    """Decode a page to RGB, refusing images larger than the pixel budget (zip bombs)."""
+    from PIL import Image, UnidentifiedImageError
+
+    limit = max_pixels or max_image_pixels()
+    if not isinstance(page.image, bytes):
+        image = page.image
+    else:
+        try:
+            image = Image.open(io.BytesIO(page.image))
+        except (UnidentifiedImageError, OSError) as exc:
+            raise PermanentError(
+                f"Gambar halaman {page.page} rusak / tidak dapat dibaca",
+                code="image_unreadable",
+                detail=str(exc),
+            ) from exc
+    if image.width * image.height > limit:
+        raise PermanentError(
+            f"Gambar halaman {page.page} terlalu besar ({image.width}×{image.height} piksel)",
+            code="image_too_large",
+        )
+    return image.convert("RGB") if image.mode != "RGB" else image
+
+
+def png_bytes(page: PageImage) -> bytes:
+    if isinstance(page.image, bytes) and page.image.startswith(b"\x89PNG"):
+        return page.image
+    buf = io.BytesIO()
+    load_image(page).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def render_pdf_pages(data: bytes, pages: Sequence[int], *, dpi: int) -> list[PageImage]:
+    """Render the given 1-based PDF pages to PNG at ``dpi``."""
+    import pymupdf
+
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:
+        raise PermanentError(
+            "PDF rusak / tidak dapat dibaca", code="pdf_unreadable", detail=str(exc)
+        ) from exc
+    out = []
+    with doc:
+        for number in pages:
+            if not 1 <= number <= doc.page_count:
+                raise PermanentError(f"Halaman {number} tidak ada di PDF", code="page_out_of_range")
+            pix = doc[number - 1].get_pixmap(dpi=dpi)
+            out.append(PageImage(page=number, image=pix.tobytes("png"), dpi=dpi))
+    return out
+
+
+def image_pages(data: bytes, *, dpi: int = DEFAULT_DPI) -> list[PageImage]:
+    """Every frame of an image file (multi-page TIFF) as a page."""
+    from PIL import Image, ImageSequence, UnidentifiedImageError
+
+    try:
+        image = Image.open(io.BytesIO(data))
+        frames = [frame.convert("RGB") for frame in ImageSequence.Iterator(image)]
+    except (UnidentifiedImageError, OSError) as exc:
+        raise PermanentError(
+            "Gambar rusak / tidak dapat dibaca", code="image_unreadable", detail=str(exc)
+        ) from exc
+    return [PageImage(page=i, image=frame, dpi=dpi) for i, frame in enumerate(frames, start=1)]
+
+
+def ocr_stage(
+    data: bytes,
+    fmt: str,
+    pages: Sequence[int] | None = None,
+    *,
+    engine: OcrEngine | None = None,
+    dpi: int | None = None,
+) -> OcrResult:
+    """Read ``pages`` of a PDF (or every frame of an image) and return blocks.
+
+    ``pages`` are 1-based and required for PDFs (the parse stage's ``ocr_pages``). Raises
+    :class:`PermanentError` for unreadable input and lets the engine's
+    :class:`TransientError` through for the runner's bounded retry.
+    """
+    started = time.monotonic()
+    engine = engine or get_ocr_engine()
+    dpi = dpi or _render_dpi()
+    if fmt.lower() in PDF_FORMATS:
+        images = render_pdf_pages(data, pages or [], dpi=dpi)
+    else:
+        images = image_pages(data, dpi=dpi)
+        if pages:
+            images = [img for img in images if img.page in set(pages)]
+    ocr_pages = engine.recognize_many(images) if images else []
+    blocks = [block for page in ocr_pages for block in ocr_page_to_blocks(page)]
+    elapsed = int((time.monotonic() - started) * 1000)
+    log.info(
+        "ocr: %s pages via %s in %s ms, %s blocks", len(images), engine.name, elapsed, len(blocks)
+    )
+    return OcrResult(engine=engine.name, pages=ocr_pages, blocks=blocks, elapsed_ms=elapsed)
+
+
+def _render_dpi() -> int:
+    try:
+        from django.conf import settings
+
+        return int(getattr(settings, "OCR_RENDER_DPI", DEFAULT_DPI))
+    except Exception:  # settings not configured (bench, plain scripts)
+        return DEFAULT_DPI
+
+
+# Legal structure: headings and the starts of items that begin a new paragraph.
+_HEADINGS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"^BAB\s+[IVXLC]+\b", re.IGNORECASE), 1),
+    (re.compile(r"^Bagian\s+(Ke)?\w+$", re.IGNORECASE), 2),
+    (re.compile(r"^Paragraf\s+\w+$", re.IGNORECASE), 3),
+    (re.compile(r"^Pasal\s+\d+[A-Z]?$", re.IGNORECASE), 4),
+)
+_ITEM_START = re.compile(r"^(\(\d{1,3}\)|\(?[a-z]\)|[a-z]\.|\d{1,3}\.)\s")
+_SENTENCE_END = (".", ":", ";")
+
+
+def _heading_level(text: str) -> int:
+    for pattern, level in _HEADINGS:
+        if pattern.match(text):
+            return level
+    return 0
+
+
+def ocr_page_to_blocks(ocr_page: OcrPage) -> list[Block]:
+    """Group a page's lines into heading and paragraph blocks.
+
+    A paragraph ends at a line ending a sentence or clause, and a new one starts at a legal
+    heading (``BAB``, ``Bagian``, ``Paragraf``, ``Pasal``) or an item marker (``(1)``,
+    ``a.``, ``1.``). A block's confidence is the minimum of its lines', so a chunk (the min
+    of its blocks) is never more trusted than its weakest line.
+    """
+    blocks: list[Block] = []
+    current: list[OcrLine] = []
+
+    def flush() -> None:
+        if current:
+            blocks.append(
+                Block(
+                    text=_join_lines([line.text for line in current]),
+                    page=ocr_page.page,
+                    ocr_confidence=min(line.confidence for line in current),
+                )
+            )
+            current.clear()
+
+    titled: Block | None = None  # a BAB/Bagian/Paragraf heading still waiting for its title
+    for line in ocr_page.lines:
+        text = line.text.strip()
+        if not text:
+            continue
+        level = _heading_level(text)
+        if level:
+            flush()
+            heading = Block(
+                text=text,
+                page=ocr_page.page,
+                kind=BlockKind.HEADING,
+                level=level,
+                ocr_confidence=line.confidence,
+            )
+            blocks.append(heading)
+            titled = heading if level < 4 else None
+            continue
+        if titled is not None and _is_title(text):
+            # "BAB I" / "KETENTUAN UMUM" is one heading printed on two lines.
+            titled.text = f"{titled.text} {text}"
+            titled.ocr_confidence = min(titled.ocr_confidence or 1.0, line.confidence)
+            titled = None
+            continue
+        titled = None
+        if _ITEM_START.match(text):
+            flush()
+        current.append(line)
+        if text.endswith(_SENTENCE_END):
+            flush()
+    flush()
+    return blocks
+
+
+def _is_title(text: str) -> bool:
+    return (
+        len(text.split()) <= 10
+        and not text.endswith(_SENTENCE_END)
+        and not _ITEM_START.match(text)
+        and text[:1].isupper()
+    )
+
+
+def _join_lines(lines: list[str]) -> str:
+    out = ""
+    for line in (line.strip() for line in lines):
+        if not out:
+            out = line
+        elif out.endswith("-"):
+            # Keep the hyphen: Indonesian breaks reduplications ("masing-/masing") far
+            # more often than it hyphenates syllables in typeset legal text.
+            out += line
+        else:
+            out += " " + line
+    return out
