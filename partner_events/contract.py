@@ -45,6 +45,7 @@ from partner_events.contract_record import NormalizedRecord, Outcome, Verdict, W
 __all__ = [
     "FIELDS",
     "FORMATS",
+    "MAX_STORAGE_KEY_BYTES",
     "SOURCE_METADATA_KEYS",
     "ContractConfig",
     "DocumentFormat",
@@ -54,13 +55,17 @@ __all__ = [
     "SourceType",
     "Verdict",
     "WarningCode",
+    "decode_payload",
     "fields_for",
+    "is_text",
     "recover_identity",
     "validate_doc_uploaded",
 ]
 
 _OPTIONAL_LABELS = ("sourceSystem", "skpaUnit", "classification", "category")
 _SHOWN_MAX = 80
+# S3/OBS object keys are at most 1024 bytes of UTF-8 (and so is documents.storage_key).
+MAX_STORAGE_KEY_BYTES = 1024
 
 
 def is_text(value: object) -> bool:
@@ -163,8 +168,13 @@ def _registry_id(reader: _Reader, document_id: str | None) -> str | None:
 
 def _storage_key(reader: _Reader) -> str | None:
     key = reader.text("storageKey")
-    if key is not None and not key_basename(key).strip():
+    if key is None:
+        return None
+    if not key_basename(key).strip():
         reader.fail("storageKey harus diakhiri nama objek, bukan '/'")
+        return None
+    if len(key.encode("utf-8")) > MAX_STORAGE_KEY_BYTES:
+        reader.fail(f"storageKey melebihi {MAX_STORAGE_KEY_BYTES} byte UTF-8")
         return None
     return key
 

@@ -30,3 +30,10 @@ def test_a_key_that_names_no_object_is_rejected(key: str) -> None:
 
 def test_a_key_with_a_nul_byte_is_rejected() -> None:
     assert "storageKey" in (rejected(event(storageKey="a/b\x00.pdf")).error or "")
+
+
+def test_a_key_longer_than_object_storage_allows_is_rejected() -> None:
+    assert accepted(event(storageKey="k/" + "a" * 1018 + ".pdf")).normalized is not None
+    error = rejected(event(storageKey="k/" + "é" * 510 + ".pdf")).error or ""
+    assert "storageKey" in error
+    assert "1024" in error

@@ -17,6 +17,8 @@ from tests.partner_events.factories import accepted, event, rejected
         ("2026-08-05T16:12:03+07:00", datetime(2026, 8, 5, 9, 12, 3, tzinfo=UTC)),
         ("2026-08-05T16:12:03+0700", datetime(2026, 8, 5, 9, 12, 3, tzinfo=UTC)),
         ("2026-08-05T16:12+07:00", datetime(2026, 8, 5, 9, 12, tzinfo=UTC)),
+        ("2026-08-05T16:12:03+07", datetime(2026, 8, 5, 9, 12, 3, tzinfo=UTC)),
+        ("2026-08-05T02:12:03-07:00", datetime(2026, 8, 5, 9, 12, 3, tzinfo=UTC)),
         ("2026-08-05T09:12:03.123456789Z", datetime(2026, 8, 5, 9, 12, 3, 123456, tzinfo=UTC)),
     ],
 )
