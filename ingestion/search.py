@@ -1,0 +1,239 @@
+"""Hybrid retrieval: one service for the API, the UI and (later) RAG answers.
+
+Three ranked lists are fused with weighted reciprocal rank fusion (RRF,
+``w / (SEARCH_RRF_K + rank)``):
+
+- dense: cosine nearest neighbours of the query embedding over the HNSW index, restricted
+  to chunks embedded by the same model as the query (vectors of two models never mix);
+- lexical: Postgres full text (``indonesian``) over heading path + text, the query's
+  content words OR-ed and ranked by cover density;
+- title: documents whose title + title labels hold most of the query's words
+  (``Qanun Aceh nomor 3 tahun 2026``); their first chunk joins the candidates and every
+  candidate chunk of such a document receives the title list's share.
+
+A document whose title holds *every* content word of the query is the one the person
+named: its chunks rank above all others (``NAMED_DOCUMENT_BONUS`` is added to their score,
+which is otherwise the RRF sum, well below 1).
+
+When the query cannot be embedded now (gateway 429/503, local model missing) the answer is
+lexical-only and says so (``degraded = "lexical_only"``); search never retries in a loop.
+Visibility and editions are defined in :mod:`ingestion.search_sql`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from django.conf import settings
+from django.db import transaction
+
+from ingestion import search_sql
+from ingestion.search_sql import Candidate
+from ingestion.search_terms import lexical_text
+from ingestion.search_types import (
+    Degraded,
+    Editions,
+    SearchHit,
+    SearchMode,
+    SearchQuery,
+    SearchResponse,
+)
+
+__all__ = [
+    "Editions",
+    "SearchHit",
+    "SearchMode",
+    "SearchQuery",
+    "SearchResponse",
+    "SearchTuning",
+    "download_url",
+    "search",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_LIMIT = 100
+NAMED_DOCUMENT_BONUS = 1.0
+_FULL_COVERAGE = 0.999
+_URL_KEYS = ("pdf_url", "detail_url", "url")
+
+
+class QueryEmbedder(Protocol):
+    model_id: str
+
+    def embed_query(self, text: str, *, interactive: bool = True) -> list[float]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SearchTuning:
+    """The fusion knobs; ``from_settings()`` reads the SEARCH_* settings."""
+
+    rrf_k: int = 60
+    dense_weight: float = 1.0
+    lexical_weight: float = 1.0
+    title_weight: float = 1.0
+    candidates: int = 50
+    title_min_coverage: float = 0.6
+    title_candidates: int = 10
+
+    @classmethod
+    def from_settings(cls) -> SearchTuning:
+        return cls(
+            rrf_k=settings.SEARCH_RRF_K,
+            dense_weight=settings.SEARCH_DENSE_WEIGHT,
+            lexical_weight=settings.SEARCH_LEXICAL_WEIGHT,
+            title_weight=getattr(settings, "SEARCH_TITLE_WEIGHT", 1.0),
+            candidates=settings.SEARCH_CANDIDATES,
+            title_min_coverage=getattr(settings, "SEARCH_TITLE_MIN_COVERAGE", 0.6),
+        )
+
+
+def search(
+    q: SearchQuery,
+    *,
+    embedder: QueryEmbedder | None = None,
+    tuning: SearchTuning | None = None,
+) -> SearchResponse:
+    """Run one search. ``embedder`` defaults to the pipeline's; ``tuning`` to settings."""
+    started = time.perf_counter()
+    tuning = tuning or SearchTuning.from_settings()
+    q = replace(q, limit=max(1, min(q.limit, MAX_LIMIT)))
+    pool = max(tuning.candidates, q.limit)
+    lex = lexical_text(q.text)
+    degraded: Degraded | None = None
+    lists: dict[str, list[Candidate]] = {}
+    if q.mode != SearchMode.LEXICAL:
+        embedded = _embed_query(q.text, embedder)
+        if embedded is None:
+            degraded = Degraded.LEXICAL_ONLY
+        else:
+            lists["dense"] = _dense(embedded, q, pool)
+    if q.mode != SearchMode.DENSE or degraded:
+        lists |= _lexical(lex, q, pool, tuning)
+    fused = fuse(lists, tuning)[: q.limit]
+    hits = _hits(fused)
+    took_ms = (time.perf_counter() - started) * 1000
+    log.info(
+        "search q_len=%s mode=%s hits=%s degraded=%s took_ms=%.1f",
+        len(q.text),
+        q.mode,
+        len(hits),
+        degraded,
+        took_ms,
+    )
+    return SearchResponse(results=hits, degraded=degraded, took_ms=took_ms)
+
+
+def _embed_query(text: str, embedder: QueryEmbedder | None) -> tuple[list[float], str] | None:
+    """The query vector and its model id, or ``None`` when embeddings are unavailable now."""
+    from ingestion.pipeline import embed
+
+    try:
+        model = embedder if embedder is not None else embed.get_embedder()
+        return model.embed_query(text, interactive=True), model.model_id
+    except embed.EmbeddingUnavailable as exc:
+        log.warning("search degraded to lexical-only: %s", exc)
+        return None
+
+
+def _dense(embedded: tuple[list[float], str], q: SearchQuery, pool: int) -> list[Candidate]:
+    vector, model_id = embedded
+    with transaction.atomic():
+        return search_sql.dense_candidates(
+            vector, model_id, q, limit=pool, ef_search=max(2 * pool, 64)
+        )
+
+
+def _lexical(
+    lex: str, q: SearchQuery, pool: int, tuning: SearchTuning
+) -> dict[str, list[Candidate]]:
+    if not lex:
+        return {}
+    lists = {"lexical": search_sql.lexical_candidates(lex, q, limit=pool)}
+    if tuning.title_weight > 0:
+        lists["title"] = search_sql.title_candidates(
+            lex, q, limit=tuning.title_candidates, min_coverage=tuning.title_min_coverage
+        )
+    return lists
+
+
+def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[int, float]]:
+    """Weighted RRF over the lists; ``[(chunk_id, score)]`` best first, ties by chunk id.
+
+    The title list ranks documents: its share goes to the document's first chunk (which it
+    brings along) and to every other candidate chunk of that document.
+    """
+    weights = {
+        "dense": tuning.dense_weight,
+        "lexical": tuning.lexical_weight,
+        "title": tuning.title_weight,
+    }
+    scores: dict[int, float] = defaultdict(float)
+    documents: dict[int, str] = {}
+    for name in ("dense", "lexical"):
+        for rank, cand in enumerate(lists.get(name, []), start=1):
+            scores[cand.chunk_id] += weights[name] / (tuning.rrf_k + rank)
+            documents[cand.chunk_id] = cand.document_id
+    title_share: dict[str, float] = {}
+    for rank, cand in enumerate(lists.get("title", []), start=1):
+        title_share[cand.document_id] = weights["title"] / (tuning.rrf_k + rank)
+        if cand.coverage >= _FULL_COVERAGE:
+            title_share[cand.document_id] += NAMED_DOCUMENT_BONUS
+        documents.setdefault(cand.chunk_id, cand.document_id)
+        scores.setdefault(cand.chunk_id, 0.0)
+    for chunk_id, document_id in documents.items():
+        scores[chunk_id] += title_share.get(document_id, 0.0)
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _hits(fused: Sequence[tuple[int, float]]) -> list[SearchHit]:
+    rows = search_sql.hydrate([chunk_id for chunk_id, _score in fused])
+    return [_hit(rows[chunk_id], score) for chunk_id, score in fused if chunk_id in rows]
+
+
+def _hit(row: dict[str, Any], score: float) -> SearchHit:
+    metadata = row["metadata"]
+    if isinstance(metadata, str):  # Django's psycopg loader hands jsonb over as text
+        metadata = json.loads(metadata)
+    source = metadata.get("source") if isinstance(metadata.get("source"), dict) else {}
+    document_id = str(row["document_id"])
+    return SearchHit(
+        chunk_id=row["id"],
+        document_id=document_id,
+        title=row["title"],
+        heading_path=row["heading_path"],
+        page_from=row["page_from"],
+        page_to=row["page_to"],
+        text=row["text"],
+        score=round(score, 6),
+        source_url=source_url(source, document_id),
+        source_type=row["sourceType"],
+        source_key=str(metadata.get("source_key", "")),
+        source_version=str(metadata.get("source_version", "")),
+        nomor=_opt(source.get("nomor")),
+        tahun=_opt(source.get("tahun") or source.get("year")),
+        jenis=_opt(source.get("jenis")),
+    )
+
+
+def source_url(source: dict[str, Any], document_id: str) -> str:
+    """The citation link: the source's own URL when it gave one, else our download view."""
+    for key in _URL_KEYS:
+        value = source.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return download_url(document_id)
+
+
+def download_url(document_id: str) -> str:
+    return f"/documents/{document_id}/download"
+
+
+def _opt(value: object) -> str | None:
+    return str(value) if value not in (None, "") else None

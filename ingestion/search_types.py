@@ -1,0 +1,98 @@
+"""The search service's plain data: the query, one hit (a citation) and the response.
+
+``SearchResponse.to_json()`` produces the stable ``GET /api/search`` shape of DESIGN.md;
+citation extras (nomor, tahun, jenis, edition date) ride inside each result as extra keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Editions(StrEnum):
+    LATEST = "latest"
+    ALL = "all"
+
+
+class Degraded(StrEnum):
+    LEXICAL_ONLY = "lexical_only"
+
+
+class SearchMode(StrEnum):
+    """Which ranked lists take part. Only the benchmark and diagnostics use anything but HYBRID."""
+
+    HYBRID = "hybrid"
+    LEXICAL = "lexical"
+    DENSE = "dense"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchQuery:
+    """One search request. Empty filters mean "no filter"; comparisons ignore case."""
+
+    text: str
+    limit: int = 10
+    source_type: str | None = None
+    tahun: str | None = None
+    wilayah: str | None = None
+    jenis: str | None = None
+    status_berlaku: str | None = None
+    classification: str | None = None
+    editions: Editions = Editions.LATEST
+    mode: SearchMode = SearchMode.HYBRID
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One chunk with what a reader needs to cite it."""
+
+    chunk_id: int
+    document_id: str
+    title: str
+    heading_path: str
+    page_from: int
+    page_to: int
+    text: str
+    score: float
+    source_url: str
+    source_type: str
+    source_key: str
+    source_version: str
+    nomor: str | None = None
+    tahun: str | None = None
+    jenis: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "documentId": self.document_id,
+            "title": self.title,
+            "headingPath": self.heading_path,
+            "pageFrom": self.page_from,
+            "pageTo": self.page_to,
+            "text": self.text,
+            "score": self.score,
+            "sourceUrl": self.source_url,
+            "sourceType": self.source_type,
+            "sourceKey": self.source_key,
+            "sourceVersion": self.source_version,
+            "chunkId": self.chunk_id,
+            "nomor": self.nomor,
+            "tahun": self.tahun,
+            "jenis": self.jenis,
+        }
+
+
+@dataclass(slots=True)
+class SearchResponse:
+    results: list[SearchHit] = field(default_factory=list)
+    degraded: Degraded | None = None
+    took_ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "results": [hit.to_json() for hit in self.results],
+            "degraded": self.degraded.value if self.degraded else None,
+            "tookMs": round(self.took_ms, 2),
+        }
