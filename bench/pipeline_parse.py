@@ -17,7 +17,7 @@ import pymupdf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ingestion.pipeline.parse import ParseLimits, parse  # noqa: E402
+from ingestion.pipeline.parse import ParseLimits, parse
 
 CORPUS = Path("/work/shared/corpus/docs")
 GOAL = 0.8

@@ -1,0 +1,340 @@
+"""The structure grammar of Indonesian regulations (UU, PP, Perpres, Perda, Qanun …).
+
+One pass over the text lines finds structural markers — ``BAB``, ``Bagian``, ``Paragraf``,
+``Pasal``, ayat ``(1)``, huruf ``a.``, angka ``1.``, ``PENJELASAN``, the closing
+``Ditetapkan di`` and ``LAMPIRAN`` — whether they sit on their own line or inline (text
+converted from PDFs often runs several headers into one line: ``… PENDAFTARAN Bagian
+Kesatu Kepesertaan Pasal 4 (1) Peserta …``).
+
+A candidate is only a marker in a header position: at the start of a line, after a
+sentence end (``.;:``) or right after the title of a header it follows. That is what tells
+``sebagaimana dimaksud dalam Pasal 5`` (a reference) from ``Pasal 5`` (a header).
+
+The result is a list of :class:`Section` — one per Pasal, plus Pembukaan, PENJELASAN parts,
+Penutup and LAMPIRAN — each made of :class:`Unit` (ayat or list items) the chunker must not
+split unless a unit alone exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ingestion.pipeline.base import Block, BlockKind
+
+MARKER_RE = re.compile(
+    r"""
+    (?P<bab>\bBAB\s+(?P<bab_no>[IVXLCDM]+|\d+)\b)
+    |(?P<bagian>\bBagian\s+(?P<bagian_no>Ke[a-z]+(?:\s+(?:Belas|Puluh(?:\s+[A-Z][a-z]+)?))?)\b)
+    |(?P<paragraf>\bParagraf\s+(?P<paragraf_no>\d+|Ke[a-z]+)\b)
+    |(?P<pasal>\bPasal\s+(?P<pasal_no>\d+[A-Z]?)\b)
+    |(?P<penj_ayat>\bAyat\s+\((?P<penj_ayat_no>\d+[a-z]?)\))
+    |(?P<ayat>\((?P<ayat_no>\d{1,3}[a-z]?)\)\.?(?=\s|$))
+    |(?P<penj_huruf>\bHuruf\s+(?P<penj_huruf_no>[a-z])\b)
+    |(?P<huruf>(?<![\w.])(?P<huruf_no>[a-z])\.(?=\s|$))
+    |(?P<angka>(?<![\w.,])(?P<angka_no>\d{1,3})\.(?=\s|$))
+    |(?P<penjelasan>\bP\s?E\s?N\s?J\s?E\s?L\s?A\s?S\s?A\s?N\b)
+    |(?P<umum>(?:\bI\.\s+)?\bUMUM\b)
+    |(?P<pdp>(?:\bII\.\s+)?\bPASAL\s+DEMI\s+PASAL\b)
+    |(?P<penutup>\b(?:Ditetapkan|Disahkan)\s+di\b)
+    |(?P<lampiran>\bLAMPIRAN\b(?:\s+(?P<lampiran_no>[IVXLC]+)\b)?)
+    """,
+    re.VERBOSE,
+)
+STRUCTURAL = frozenset({"bab", "bagian", "paragraf"})
+# A line ending in one of these words continues into the next: a Pasal/ayat at the start
+# of the next line is then a wrapped reference, not a header.
+CONNECTOR_RE = re.compile(
+    r"(?:\b(?:dalam|pada|dan|atau|dengan|oleh|dimaksud|tentang|ayat|di|ke|dari|serta|"
+    r"sampai|jo\.?|juncto|berdasarkan|menurut|sesuai)|,)\s*$",
+    re.IGNORECASE,
+)
+SENTENCE_END_RE = re.compile(r"[.;:]\W{0,2}\s*$")
+ITEM_BEFORE_RE = re.compile(r"(?:[;:]|[;,]\s*(?:dan|atau))\s*$")
+MARKER_ONLY_RE = re.compile(r"^(?:\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\.)$")
+TITLE_MAX_WORDS = 15
+
+
+@dataclass(slots=True)
+class Atom:
+    """A run of text from one line; ``joiner`` is how it attaches to the atom before it."""
+
+    text: str
+    page: int
+    confidence: float | None
+    joiner: str = "\n"
+    item: str | None = None  # "huruf a" / "angka 3" when this atom starts a list item
+
+
+@dataclass(slots=True)
+class Unit:
+    label: str | None
+    atoms: list[Atom] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Section:
+    path: list[str]
+    kind: str
+    units: list[Unit] = field(default_factory=list)
+    table: Block | None = None
+
+    def has_text(self) -> bool:
+        return self.table is not None or any(u.atoms for u in self.units)
+
+
+def _kind(match: re.Match[str]) -> str:
+    return match.lastgroup or ""
+
+
+def _starts_lower(text: str) -> bool:
+    stripped = text.lstrip()
+    return bool(stripped) and (stripped[0].islower() or stripped[0] in ",)/")
+
+
+class LegalBuilder:
+    """Consumes blocks line by line and builds sections; see the module docstring."""
+
+    def __init__(self) -> None:
+        self.sections: list[Section] = []
+        self.bab: str | None = None
+        self.bagian: str | None = None
+        self.paragraf: str | None = None
+        self.lampiran: str | None = None
+        self.penjelasan = False
+        self.pasal_count = 0
+        self.title_target: str | None = None
+        self.top_item: str | None = None
+        self.prev_line = ""
+
+    # -- structure state -----------------------------------------------------------------
+
+    def _prefix(self) -> list[str]:
+        if self.penjelasan:
+            return ["PENJELASAN"]
+        head = [self.lampiran] if self.lampiran else []
+        return head + [p for p in (self.bab, self.bagian, self.paragraf) if p]
+
+    def _open(self, path: list[str], kind: str) -> Section:
+        section = Section(path=path, kind=kind, units=[Unit(None)])
+        self.sections.append(section)
+        self.top_item = None
+        return section
+
+    def _current(self) -> Section:
+        if not self.sections:
+            self._open(["Pembukaan"], "pembukaan")
+        return self.sections[-1]
+
+    def _add_atom(self, atom: Atom) -> None:
+        unit = self._current().units[-1]
+        if unit.atoms and MARKER_ONLY_RE.match(unit.atoms[-1].text):
+            atom.joiner = " "
+        unit.atoms.append(atom)
+
+    # -- candidate validation ------------------------------------------------------------
+
+    def _accept(self, kind: str, line: str, match: re.Match[str], prev: tuple[str, int]) -> bool:
+        before, after = line[: match.start()], line[match.end() :]
+        at_start = not before.strip()
+        prev_kind, prev_end = prev
+        gap = line[prev_end : match.start()] if prev_kind else None
+        title_gap = (
+            gap is not None
+            and prev_kind in STRUCTURAL
+            and not re.search(r"[.;:]", gap)
+            and len(gap.split()) <= TITLE_MAX_WORDS
+        )
+        glued = (
+            gap is not None
+            and not gap.strip()
+            and prev_kind in {"pasal", "penj_ayat", "pdp", "umum"}
+        )
+        inline_ok = bool(SENTENCE_END_RE.search(before)) or title_gap or glued
+        wrapped = at_start and bool(CONNECTOR_RE.search(self.prev_line))
+        if kind in STRUCTURAL:
+            return ((at_start and not wrapped) or inline_ok) and not _starts_lower(after)
+        if kind == "pasal":
+            if _starts_lower(after):
+                return False
+            return (at_start and not wrapped) or inline_ok
+        if kind == "ayat":
+            if not (self.pasal_count and not _starts_lower(after)):
+                return False
+            return (at_start and not wrapped) or inline_ok
+        if kind in {"penj_ayat", "penj_huruf"}:
+            return self.penjelasan and (at_start or inline_ok)
+        if kind == "huruf":
+            return at_start or bool(ITEM_BEFORE_RE.search(before))
+        if kind == "angka":
+            starts_upper = after.strip()[:1].isupper()
+            return at_start or (bool(SENTENCE_END_RE.search(before)) and starts_upper)
+        if kind == "penjelasan":
+            return bool(self.pasal_count) and (
+                after.lstrip().startswith("ATAS") or (at_start and not after.strip())
+            )
+        if kind in {"umum", "pdp"}:
+            numbered = match.group(0).startswith("I")
+            return self.penjelasan and (numbered or (at_start and not after.strip()))
+        if kind == "penutup":
+            return bool(self.pasal_count) and (at_start or inline_ok)
+        if kind == "lampiran":
+            return bool(self.pasal_count) and at_start and not _starts_lower(after)
+        return False
+
+    def _markers(self, line: str) -> list[re.Match[str]]:
+        accepted: list[re.Match[str]] = []
+        prev: tuple[str, int] = ("", 0)
+        for match in MARKER_RE.finditer(line):
+            kind = _kind(match)
+            if self._accept(kind, line, match, prev):
+                accepted.append(match)
+                prev = (kind, match.end())
+        return accepted
+
+    # -- marker handling -----------------------------------------------------------------
+
+    def _header(self, kind: str, match: re.Match[str], rest: str) -> str:
+        """Set a BAB/Bagian/Paragraf; returns the part of ``rest`` that is not its title."""
+        words = rest.split()
+        if kind == "bab":
+            title_words = []
+            for word in words:
+                if any(ch.islower() for ch in word):
+                    break
+                title_words.append(word)
+        else:
+            has_stop = re.search(r"[.;:]", rest)
+            title_words = words if len(words) <= TITLE_MAX_WORDS and not has_stop else []
+        label = " ".join([match.group(0).split()[0], match.group(f"{kind}_no"), *title_words])
+        label = " ".join(label.split())
+        if kind == "bab":
+            self.bab, self.bagian, self.paragraf = label, None, None
+        elif kind == "bagian":
+            self.bagian, self.paragraf = label, None
+        else:
+            self.paragraf = label
+        # A BAB title may wrap onto following upper-case lines even when it began inline.
+        self.title_target = kind if kind == "bab" or not title_words else None
+        self._open(self._prefix(), kind)
+        return " ".join(words[len(title_words) :])
+
+    def _absorb_title(self, text: str) -> bool:
+        target = self.title_target
+        if target is None:
+            return False
+        words = text.split()
+        current = {"bab": self.bab, "bagian": self.bagian, "paragraf": self.paragraf}[target]
+        fits = 0 < len(words) <= TITLE_MAX_WORDS and current is not None
+        if target == "bab":
+            fits = fits and not any(ch.islower() for ch in text)
+        else:
+            fits = fits and text[:1].isupper() and not re.search(r"[.;:]$", text)
+            self.title_target = None  # Bagian/Paragraf titles are one line
+        if not fits or current is None:
+            self.title_target = None
+            return False
+        label = f"{current} {' '.join(words)}"
+        if target == "bab":
+            self.bab = label
+        elif target == "bagian":
+            self.bagian = label
+        else:
+            self.paragraf = label
+        self.sections[-1].path = self._prefix()
+        return True
+
+    def _item(self, kind: str, match: re.Match[str], atom: Atom) -> None:
+        label = f"huruf {match.group(kind + '_no')}" if "huruf" in kind else None
+        label = label or f"angka {match.group('angka_no')}"
+        atom.item = label
+        section = self._current()
+        in_pasal = section.kind == "pasal"
+        no_ayat = all(u.label is None or not u.label.startswith("ayat") for u in section.units)
+        item_type = label.split()[0]
+        if in_pasal and no_ayat and self.top_item in (None, item_type):
+            self.top_item = item_type
+            section.units.append(Unit(label, [atom]))
+            return
+        self._add_atom(atom)
+
+    def _marker(self, kind: str, match: re.Match[str], text: str, atom: Atom) -> None:
+        if kind in STRUCTURAL:
+            rest = self._header(kind, match, text[match.end() - match.start() :])
+            if rest:
+                self._add_atom(Atom(rest, atom.page, atom.confidence, atom.joiner))
+            return
+        self.title_target = None
+        if kind == "pasal":
+            self.pasal_count += 1
+            name = f"Pasal {match.group('pasal_no')}"
+            self._open([*self._prefix(), name], "pasal")
+            self._add_atom(atom)
+        elif kind in {"ayat", "penj_ayat"}:
+            number = match.group(f"{kind}_no")
+            section = self._current()
+            if section.kind == "pasal":
+                section.units.append(Unit(f"ayat ({number})", [atom]))
+            else:
+                self._add_atom(atom)
+        elif kind in {"huruf", "angka", "penj_huruf"}:
+            self._item(kind, match, atom)
+        elif kind == "penjelasan":
+            self.penjelasan = True
+            self.bab = self.bagian = self.paragraf = self.lampiran = None
+            self._open(["PENJELASAN"], "penjelasan")
+            self._add_atom(atom)
+        elif kind == "umum":
+            self._open(["PENJELASAN", "Umum"], "penjelasan")
+            self._add_atom(atom)
+        elif kind == "pdp":
+            self._open(["PENJELASAN"], "penjelasan")
+        elif kind == "penutup":
+            self.bab = self.bagian = self.paragraf = None
+            self._open(["Penutup"], "penutup")
+            self._add_atom(atom)
+        elif kind == "lampiran":
+            self.penjelasan = False
+            self.bab = self.bagian = self.paragraf = None
+            number = match.group("lampiran_no")
+            self.lampiran = f"LAMPIRAN {number}" if number else "LAMPIRAN"
+            self._open([self.lampiran], "lampiran")
+            self._add_atom(atom)
+
+    # -- input ---------------------------------------------------------------------------
+
+    def add_line(self, line: str, page: int, confidence: float | None) -> None:
+        markers = self._markers(line)
+        cuts = [m.start() for m in markers]
+        if not cuts or cuts[0] > 0:
+            head = line[: cuts[0] if cuts else len(line)].strip()
+            if head and not self._absorb_title(head):
+                self._add_atom(Atom(head, page, confidence, "\n"))
+        for index, match in enumerate(markers):
+            end = cuts[index + 1] if index + 1 < len(cuts) else len(line)
+            text = line[match.start() : end].strip()
+            joiner = "\n" if match.start() == 0 or not line[: match.start()].strip() else " "
+            self._marker(_kind(match), match, text, Atom(text, page, confidence, joiner))
+        self.prev_line = line
+
+    def add_table(self, block: Block) -> None:
+        path = list(self._current().path)
+        self.sections.append(Section(path=path, kind="table", table=block))
+        # Text after a table continues the section it interrupted.
+        self._open(path, self.sections[-2].kind)
+
+
+def legal_sections(blocks: list[Block]) -> list[Section] | None:
+    """Sections of a regulation, or None when the text does not look like one."""
+    builder = LegalBuilder()
+    for block in blocks:
+        if block.kind == BlockKind.TABLE:
+            builder.add_table(block)
+            continue
+        for line in block.text.splitlines():
+            line = line.strip()
+            if line:
+                builder.add_line(line, block.page, block.ocr_confidence)
+    if builder.pasal_count < 2:
+        return None
+    return [s for s in builder.sections if s.has_text()]
