@@ -1,0 +1,184 @@
+"""Document identity and versioning: the contract's rules, enforced in this one place.
+
+Given the fetched bytes' sha256 and the request's (source_type, source_key, source_version):
+
+1. Unchanged content: a completed row (indexed, needs_review, archived) with the same
+   type, source_key and checksum, at any version, is not re-ingested. Its sourceMetadata is
+   merged, its title replaced only by a partner fileName, its title labels rebuilt; nothing
+   else changes. Outcome ``skipped`` with the existing document id.
+2. Same (type, version, key) row exists with other bytes (or not completed): corrected in
+   place — same document id, chunks replaced atomically by the indexer.
+3. Same checksum and version under another key: the database keeps (checksum, version)
+   unique too, so a completed row is a duplicate (skipped) and an unfinished one is reused.
+4. Otherwise a new Document row: a new edition when the key already has other versions.
+
+Admin uploads use ``source_key = upload:<sha256>`` (see ingestion.jobs), so rule 1 is
+their sha256 dedupe and rule 3 their (checksum, version) one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from django.db import transaction
+
+from ingestion.labels import build_title_labels
+from ingestion.models import COMPLETED_STATUSES, Document, DocumentStatus
+from ingestion.pipeline.request import IngestRequest
+from ingestion.storage import FetchedFile
+
+log = logging.getLogger(__name__)
+
+
+class Action(StrEnum):
+    NEW = "new"
+    CORRECT = "correct"  # same document row, content replaced
+    SKIP = "skip"  # unchanged content
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    action: Action
+    document: Document | None
+    why: str
+
+
+def _by_key(request: IngestRequest) -> Any:
+    return Document.objects.filter(
+        source_type=request.source_type, metadata__source_key=request.source_key
+    )
+
+
+def decide(request: IngestRequest, checksum: str) -> Decision:
+    """Which of the rules above applies. Read-only; the caller holds the document lock."""
+    unchanged = (
+        _by_key(request)
+        .filter(checksum=checksum, status__in=COMPLETED_STATUSES)
+        .order_by("-created_at")
+        .first()
+    )
+    if unchanged is not None:
+        return Decision(Action.SKIP, unchanged, "unchanged content")
+    same_identity = _by_key(request).filter(metadata__source_version=request.source_version).first()
+    if same_identity is not None:
+        return Decision(Action.CORRECT, same_identity, "same type, key and version")
+    same_bytes = Document.objects.filter(
+        checksum=checksum, metadata__source_version=request.source_version
+    ).first()
+    if same_bytes is not None:
+        if same_bytes.status in COMPLETED_STATUSES:
+            return Decision(Action.SKIP, same_bytes, "same checksum and version")
+        return Decision(Action.CORRECT, same_bytes, "unfinished row with the same bytes")
+    return Decision(Action.NEW, None, "new document or new edition")
+
+
+def merged_source(stored: dict[str, Any], request: IngestRequest) -> dict[str, Any]:
+    """The stored metadata.source with the request's sourceMetadata and provenance merged."""
+    source = dict(stored.get("source") or {})
+    source.update(request.source_metadata)
+    source.update(request.provenance.source_fields())
+    return source
+
+
+def apply_unchanged(document: Document, request: IngestRequest) -> Document:
+    """Rule 1's only writes: sourceMetadata, a partner title, the title labels."""
+    with transaction.atomic():
+        doc = Document.objects.select_for_update().get(pk=document.pk)
+        metadata = dict(doc.metadata)
+        source = dict(metadata.get("source") or {})
+        source.update(request.source_metadata)  # identity and access fields stay as they are
+        metadata["source"] = source
+        doc.metadata = metadata
+        if request.title_from_partner and request.title:
+            doc.title = request.title[:500]
+        doc.title_labels = build_title_labels(doc.title, source)
+        doc.save(update_fields=["metadata", "title", "title_labels", "updated_at"])
+    log.info("identity: %s unchanged; metadata merged into %s", request.source_key, doc.pk)
+    return doc
+
+
+def new_document(request: IngestRequest, fetched: FetchedFile) -> Document:
+    """Rule 4: the row is created now (status processing) so failures have a home."""
+    source = merged_source({}, request)
+    provenance = request.provenance
+    return Document.objects.create(
+        source_type=request.source_type,
+        metadata={
+            "source_key": request.source_key,
+            "source_version": request.source_version,
+            "source": source,
+        },
+        registry_id=provenance.registry_id or "",
+        collection_id=provenance.collection_id or "",
+        collection_name=provenance.collection_name or "",
+        uploaded_by=provenance.uploaded_by or "",
+        title=request.title[:500],
+        title_labels=build_title_labels(request.title, source),
+        file_name=request.parser_file_name[:300],
+        mime_type=request.mime_type[:150],
+        format=request.format,
+        storage_key=request.storage_key,
+        checksum=fetched.sha256,
+        size_bytes=fetched.size,
+        status=DocumentStatus.PROCESSING,
+    )
+
+
+def corrected_fields(
+    document: Document, request: IngestRequest, fetched: FetchedFile
+) -> dict[str, Any]:
+    """Rule 2's new field values, applied by the indexer in the same transaction as the
+    chunks so search sees either the old document or the new one, never a mix."""
+    source = merged_source(document.metadata, request)
+    title = request.title if (request.title_from_partner or not document.title) else document.title
+    provenance = request.provenance
+    return {
+        "metadata": {
+            **document.metadata,
+            "source_key": request.source_key,
+            "source_version": request.source_version,
+            "source": source,
+        },
+        "title": title[:500],
+        "title_labels": build_title_labels(title, source),
+        "file_name": request.parser_file_name[:300],
+        "mime_type": request.mime_type[:150],
+        "format": request.format,
+        "storage_key": request.storage_key,
+        "checksum": fetched.sha256,
+        "size_bytes": fetched.size,
+        "registry_id": provenance.registry_id or document.registry_id,
+        "collection_id": provenance.collection_id or document.collection_id,
+        "collection_name": provenance.collection_name or document.collection_name,
+        "uploaded_by": provenance.uploaded_by or document.uploaded_by,
+    }
+
+
+def prepare(decision: Decision, request: IngestRequest, fetched: FetchedFile) -> Document:
+    """The row the pipeline will write into (rules 2–4).
+
+    A completed row being corrected keeps its status and chunks (still searchable) until
+    the indexer swaps them; an unfinished one is marked processing.
+    """
+    if decision.action is Action.NEW:
+        return new_document(request, fetched)
+    assert decision.document is not None
+    doc = decision.document
+    if doc.status not in COMPLETED_STATUSES:
+        doc.status = DocumentStatus.PROCESSING
+        doc.failure_reason = ""
+        doc.save(update_fields=["status", "failure_reason", "updated_at"])
+    return doc
+
+
+def mark_failed(document: Document, reason: str) -> None:
+    """A failed correction leaves a completed document as it was; a new one records why."""
+    if document.status in COMPLETED_STATUSES:
+        log.warning("identity: correction of %s failed; previous content kept", document.pk)
+        return
+    Document.objects.filter(pk=document.pk).update(
+        status=DocumentStatus.FAILED, failure_reason=reason
+    )

@@ -1,0 +1,410 @@
+"""Admin upload jobs: enqueue, claim, progress on the job row, and the queue a person sees.
+
+Uploads take the same road as partner events: the bytes go to object storage under
+``UPLOAD_KEY_PREFIX`` and a queued :class:`IngestionJob` (origin ``upload``) carries the
+metadata; ``manage.py ingest_worker`` claims jobs (``FOR UPDATE SKIP LOCKED``) and runs
+:func:`ingestion.pipeline.runner.ingest`.
+
+Identity of an admin upload: ``source_type`` from the form (default ``upload``),
+``source_key = upload:<sha256>`` unless given, ``source_version`` the given version or
+``"1"``; the title is the form's title or the file name. Same bytes and version as a
+completed document (or a job still waiting) → no new job, the existing one is returned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from ingestion.models import (
+    COMPLETED_STATUSES,
+    Document,
+    IngestionJob,
+    JobOrigin,
+    JobState,
+)
+from ingestion.pipeline.request import (
+    IngestRequest,
+    IngestResult,
+    Milestone,
+    Outcome,
+    PipelineObserver,
+    Provenance,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_JOB_SECONDS = 60  # ETA per job before any job has finished on this installation
+RECENT_JOBS = 20
+DEFER_RETRY_SECONDS = 15
+
+STAGE_NAMES = {
+    "fetched": "Berkas diambil",
+    "parsed": "Ekstraksi teks",
+    "ocr": "OCR",
+    "chunked": "Pemotongan teks",
+    "embedded": "Embedding",
+    "indexed": "Pengindeksan",
+}
+_FORMAT_BY_EXTENSION = {
+    "txt": "txt",
+    "md": "md",
+    "markdown": "md",
+    "html": "html",
+    "htm": "html",
+    "csv": "csv",
+    "docx": "docx",
+    "xlsx": "xlsx",
+    "pptx": "pptx",
+    "pdf": "pdf",
+    "png": "image",
+    "jpg": "image",
+    "jpeg": "image",
+    "tif": "image",
+    "tiff": "image",
+    "webp": "image",
+    "bmp": "image",
+}
+
+
+@dataclass(slots=True)
+class UploadMeta:
+    title: str | None = None
+    source_type: str = "upload"
+    source_key: str | None = None
+    source_version: str | None = None
+    source_metadata: dict[str, str] = field(default_factory=dict)
+    classification: str | None = None
+    category: str | None = None
+    skpa_unit: str | None = None
+
+
+@dataclass(slots=True)
+class UploadOutcome:
+    job: IngestionJob | None = None
+    document: Document | None = None
+    duplicate: bool = False
+    error: str | None = None
+
+    @property
+    def message(self) -> str:
+        if self.error:
+            return self.error
+        if self.duplicate and self.document is not None:
+            return f"Berkas yang sama sudah ada: {self.document.title}"
+        if self.duplicate:
+            return "Berkas yang sama sedang menunggu diproses"
+        return "Berkas diterima dan masuk antrean"
+
+
+@dataclass(frozen=True, slots=True)
+class QueueInfo:
+    position: int | None
+    eta_seconds: int | None
+    text: str
+
+
+class UploadRejected(Exception):
+    """An upload that can never be processed (no supported format, too large)."""
+
+
+def upload_format(file_name: str) -> str:
+    extension = file_name.rsplit(".", 1)[-1].lower() if "." in file_name else ""
+    fmt = _FORMAT_BY_EXTENSION.get(extension)
+    if fmt is None:
+        raise UploadRejected(f"Format berkas tidak didukung: .{extension or '?'}")
+    return fmt
+
+
+def safe_file_name(name: str) -> str:
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    cleaned = re.sub(r"[^\w.\- ]+", "_", base).strip(" .") or "berkas"
+    return cleaned[:200]
+
+
+def _hash_upload(uploaded_file: Any) -> tuple[str, int]:
+    digest = hashlib.sha256()
+    size = 0
+    for chunk in uploaded_file.chunks():
+        digest.update(chunk)
+        size += len(chunk)
+    uploaded_file.seek(0)
+    return digest.hexdigest(), size
+
+
+def _existing_duplicate(
+    source_type: str, source_key: str, version: str, checksum: str
+) -> UploadOutcome | None:
+    doc = (
+        Document.objects.filter(checksum=checksum, status__in=COMPLETED_STATUSES)
+        .filter(metadata__source_version=version)
+        .first()
+    ) or (
+        Document.objects.filter(
+            source_type=source_type,
+            metadata__source_key=source_key,
+            checksum=checksum,
+            status__in=COMPLETED_STATUSES,
+        ).first()
+    )
+    if doc is not None:
+        return UploadOutcome(document=doc, duplicate=True)
+    waiting = IngestionJob.objects.filter(
+        origin=JobOrigin.UPLOAD,
+        state__in=[JobState.QUEUED, JobState.PROCESSING, JobState.DEFERRED],
+        payload__checksum=checksum,
+        payload__source_version=version,
+    ).first()
+    return UploadOutcome(job=waiting, duplicate=True) if waiting is not None else None
+
+
+def enqueue_upload(uploaded_file: Any, *, meta: UploadMeta, user: Any) -> UploadOutcome:
+    """Store the upload and queue a job, or return the document/job it duplicates."""
+    from ingestion.storage import get_storage
+
+    name = safe_file_name(str(getattr(uploaded_file, "name", "") or "berkas"))
+    try:
+        fmt = upload_format(name)
+    except UploadRejected as exc:
+        return UploadOutcome(error=str(exc))
+    checksum, size = _hash_upload(uploaded_file)
+    if size > settings.INGEST_MAX_BYTES:
+        limit = settings.INGEST_MAX_BYTES / (1024 * 1024)
+        return UploadOutcome(error=f"Berkas melebihi batas ukuran ({limit:g} MB)")
+    if size == 0:
+        return UploadOutcome(error="Berkas kosong")
+    version = (meta.source_version or "").strip() or "1"
+    source_key = (meta.source_key or "").strip() or f"upload:{checksum}"
+    source_type = meta.source_type or "upload"
+    duplicate = _existing_duplicate(source_type, source_key, version, checksum)
+    if duplicate is not None:
+        return duplicate
+    key = f"{settings.UPLOAD_KEY_PREFIX.strip('/')}/{checksum[:2]}/{checksum}/{name}"
+    get_storage().put(key, uploaded_file)
+    title = " ".join((meta.title or "").split()) or name.rsplit(".", 1)[0]
+    payload = {
+        "storage_key": key,
+        "file_name": name,
+        "title": title,
+        "title_from_partner": bool(meta.title),
+        "format": fmt,
+        "mime_type": str(getattr(uploaded_file, "content_type", "") or ""),
+        "source_type": source_type,
+        "source_key": source_key,
+        "source_version": version,
+        "source_metadata": {k: v for k, v in meta.source_metadata.items() if v},
+        "provenance": {
+            "uploaded_by": str(user.pk) if getattr(user, "pk", None) else None,
+            "classification": meta.classification,
+            "category": meta.category,
+            "skpa_unit": meta.skpa_unit,
+            "collection_name": "upload",
+        },
+        "checksum": checksum,
+        "size": size,
+    }
+    job = IngestionJob.objects.create(
+        origin=JobOrigin.UPLOAD,
+        state=JobState.QUEUED,
+        payload=payload,
+        lock_key=f"doc-uploaded:{source_key}",
+        created_by=user if getattr(user, "pk", None) else None,
+    )
+    log.info("upload %s queued as job %s (%s bytes)", name, job.pk, size)
+    return UploadOutcome(job=job)
+
+
+def request_for_job(job: IngestionJob) -> IngestRequest:
+    """The pipeline request an upload job's payload describes."""
+    p = job.payload
+    return IngestRequest(
+        job=job,
+        storage_key=p["storage_key"],
+        format=p["format"],
+        parser_file_name=p["file_name"],
+        mime_type=p.get("mime_type") or "",
+        title=p["title"],
+        title_from_partner=bool(p.get("title_from_partner")),
+        source_type=p["source_type"],
+        source_key=p["source_key"],
+        source_version=p["source_version"],
+        source_metadata=dict(p.get("source_metadata") or {}),
+        provenance=Provenance(**(p.get("provenance") or {})),
+        lock_key=job.lock_key,
+    )
+
+
+# --- claiming and progress -----------------------------------------------------------------
+
+
+def _claimable(retry_before: Any) -> IngestionJob | None:
+    waiting = Q(state=JobState.QUEUED) | Q(state=JobState.DEFERRED, heartbeat_at__lt=retry_before)
+    return (
+        IngestionJob.objects.select_for_update(skip_locked=True)
+        .filter(waiting, origin=JobOrigin.UPLOAD)
+        .order_by("created_at")
+        .first()
+    )
+
+
+def claim_next_upload_job() -> IngestionJob | None:
+    """The oldest queued upload job (or a deferred one due a retry), now ``processing``."""
+    now = timezone.now()
+    with transaction.atomic():
+        job = _claimable(now - timedelta(seconds=DEFER_RETRY_SECONDS))
+        if job is None:
+            return None
+        job.state = JobState.PROCESSING
+        job.stage = ""
+        job.progress = 0
+        job.error = ""
+        job.status_text = ""
+        job.attempts += 1
+        job.started_at = now
+        job.heartbeat_at = now
+        job.finished_at = None
+        job.save()
+    return job
+
+
+def requeue_stale_jobs(older_than: timedelta) -> int:
+    """Crash recovery: ``processing`` upload jobs without a heartbeat go back to the queue."""
+    cutoff = timezone.now() - older_than
+    count = IngestionJob.objects.filter(
+        origin=JobOrigin.UPLOAD, state=JobState.PROCESSING, heartbeat_at__lt=cutoff
+    ).update(state=JobState.QUEUED, status_text="", stage="", progress=0)
+    if count:
+        log.warning("requeued %s stale upload jobs (no heartbeat since %s)", count, cutoff)
+    return count
+
+
+_TERMINAL_STATES = {
+    Milestone.INDEXED: JobState.DONE,
+    Milestone.NEEDS_REVIEW: JobState.NEEDS_REVIEW,
+    Milestone.SKIPPED: JobState.SKIPPED,
+    Milestone.FAILED: JobState.FAILED,
+}
+
+
+class JobProgressObserver(PipelineObserver):
+    """Keeps a job row current: stage, progress, heartbeat, GPU-queue text, final state."""
+
+    def __init__(self, job: IngestionJob) -> None:
+        self.job = job
+
+    def _update(self, **fields: Any) -> None:
+        fields.setdefault("heartbeat_at", timezone.now())
+        IngestionJob.objects.filter(pk=self.job.pk).update(**fields)
+        for name, value in fields.items():
+            setattr(self.job, name, value)
+
+    def progress(self, stage: str, percent: int) -> None:
+        self._update(stage=stage, progress=percent, status_text="")
+
+    def status(self, text: str) -> None:
+        self._update(status_text=text[:300])
+
+    def milestone(
+        self,
+        key: str,
+        *,
+        document_id: UUID | None,
+        meta: dict[str, Any] | None,
+        error: str | None = None,
+    ) -> None:
+        fields: dict[str, Any] = {}
+        if document_id is not None and self.job.document_id != document_id:
+            fields["document_id"] = document_id
+        state = _TERMINAL_STATES.get(Milestone(key))
+        if state is not None:
+            fields.update(
+                state=state,
+                stage=key,
+                progress=100,
+                error=error or "",
+                status_text="",
+                finished_at=timezone.now(),
+            )
+        if fields:
+            self._update(**fields)
+
+
+def record_result(job: IngestionJob, result: IngestResult) -> None:
+    """Final bookkeeping the milestones cannot express: a deferred job waits for a retry."""
+    if result.outcome is Outcome.DEFERRED:
+        IngestionJob.objects.filter(pk=job.pk).update(
+            state=JobState.DEFERRED,
+            status_text="Ditunda — dokumen yang sama sedang diproses",
+            heartbeat_at=timezone.now(),
+        )
+        return
+    from aceh_rag.platform.metrics import JOBS_PROCESSED
+
+    JOBS_PROCESSED.labels(origin=job.origin, outcome=result.outcome.value).inc()
+
+
+def run_upload_job(job: IngestionJob) -> IngestResult:
+    """Process one claimed upload job through the shared pipeline."""
+    from ingestion.pipeline.runner import ingest
+
+    result = ingest(request_for_job(job), JobProgressObserver(job))
+    record_result(job, result)
+    return result
+
+
+# --- what a person sees ----------------------------------------------------------------------
+
+
+def _recent_job_seconds(origin: str) -> float:
+    rows = (
+        IngestionJob.objects.filter(
+            origin=origin, finished_at__isnull=False, started_at__isnull=False
+        )
+        .order_by("-finished_at")
+        .values_list("started_at", "finished_at")[:RECENT_JOBS]
+    )
+    durations = [(end - start).total_seconds() for start, end in rows if end >= start]
+    return statistics.median(durations) if durations else float(DEFAULT_JOB_SECONDS)
+
+
+def queue_text(position: int, eta_seconds: int) -> str:
+    minutes = max(1, math.ceil(eta_seconds / 60))
+    return f"Dalam antrean — posisi {position} (±{minutes} menit)"
+
+
+def queue_info(job: IngestionJob) -> QueueInfo:
+    """Where a job stands, in the words a person reads (see module docstring)."""
+    job.refresh_from_db()
+    if job.state in (JobState.QUEUED, JobState.DEFERRED):
+        position = (
+            IngestionJob.objects.filter(
+                origin=job.origin, state=JobState.QUEUED, created_at__lt=job.created_at
+            ).count()
+            + 1
+        )
+        workers = max(1, int(getattr(settings, "INGEST_WORKERS", 1)))
+        eta = math.ceil(_recent_job_seconds(job.origin) * position / workers)
+        text = queue_text(position, eta)
+        if job.state == JobState.DEFERRED and job.status_text:
+            text = job.status_text
+        return QueueInfo(position=position, eta_seconds=eta, text=text)
+    if job.state == JobState.PROCESSING:
+        if job.status_text:
+            return QueueInfo(position=None, eta_seconds=None, text=job.status_text)
+        stage = STAGE_NAMES.get(job.stage, "Memulai")
+        return QueueInfo(None, None, f"Diproses — {stage} ({job.progress}%)")
+    if job.state == JobState.FAILED:
+        return QueueInfo(None, None, f"Gagal: {job.error}" if job.error else "Gagal")
+    return QueueInfo(None, None, JobState(job.state).label)

@@ -1,0 +1,78 @@
+"""``manage.py ingest_worker [--once] [--paused-file PATH]``: process admin upload jobs.
+
+SIGTERM/SIGINT set a flag: the document in progress is finished, then the loop exits 0.
+On start, ``processing`` jobs whose heartbeat is older than ``--stale-minutes`` (a worker
+that died mid-document) go back to the queue. While ``--paused-file`` exists nothing is
+claimed (the browser tests hold jobs in the queue this way).
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import close_old_connections
+
+from ingestion.jobs import claim_next_upload_job, requeue_stale_jobs, run_upload_job
+
+log = logging.getLogger("ingestion.worker")
+
+
+class Command(BaseCommand):
+    help = "Memproses antrean unggahan admin melalui pipeline ingestion."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--once", action="store_true", help="proses antrean lalu keluar")
+        parser.add_argument("--paused-file", type=Path, default=None)
+        parser.add_argument("--stale-minutes", type=float, default=10.0)
+        parser.add_argument("--poll-seconds", type=float, default=None)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        stop = threading.Event()
+
+        def on_signal(signum: int, frame: FrameType | None) -> None:
+            log.info("worker: signal %s, finishing the current document", signum)
+            stop.set()
+
+        previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            self._loop(stop, options)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    def _loop(self, stop: threading.Event, options: dict[str, Any]) -> None:
+        poll = options["poll_seconds"] or float(settings.UPLOAD_WORKER_POLL_SECONDS)
+        paused: Path | None = options["paused_file"]
+        requeue_stale_jobs(timedelta(minutes=options["stale_minutes"]))
+        processed = 0
+        while not stop.is_set():
+            if paused is not None and paused.exists():
+                if options["once"]:
+                    break
+                stop.wait(poll)
+                continue
+            close_old_connections()
+            job = claim_next_upload_job()
+            if job is None:
+                if options["once"]:
+                    break
+                stop.wait(poll)
+                continue
+            started = time.monotonic()
+            result = run_upload_job(job)
+            processed += 1
+            log.info(
+                "worker: job %s → %s in %.2fs", job.pk, result.outcome, time.monotonic() - started
+            )
+            if options["once"] and result.outcome == "deferred":
+                break  # another process holds the document; do not spin on it
+        self.stdout.write(f"ingest_worker: {processed} pekerjaan diproses")

