@@ -11,6 +11,9 @@ from charset_normalizer import from_bytes
 from ingestion.pipeline.base import Block, BlockKind, ParsedDocument, PermanentError
 
 SNIFF_BYTES = 64 * 1024
+# Government spreadsheets are exported as UTF-8, UTF-16 (Excel "Unicode text") or
+# Windows-1252; letting the detector choose among every code page misreads short files.
+CANDIDATE_ENCODINGS = ["utf_16", "utf_32", "cp1252", "latin_1"]
 DELIMITERS = ",;\t|"
 
 
@@ -21,7 +24,7 @@ def decode_csv(data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    best = from_bytes(data[:SNIFF_BYTES]).best()
+    best = from_bytes(data[:SNIFF_BYTES], cp_isolation=CANDIDATE_ENCODINGS).best()
     return data.decode(best.encoding if best else "cp1252", errors="replace")
 
 

@@ -40,6 +40,7 @@ PAGE_NUMBER_RE = re.compile(
     re.IGNORECASE,
 )
 _DIGITS_RE = re.compile(r"\d+")
+RUNNING_HEAD_MAX_CHARS = 120  # headers/footers are short; body text never counts as one
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +192,13 @@ def _drop_running_heads(pages: list[list[Block]]) -> int:
     candidates: list[set[str]] = []
     for blocks in pages:
         edge = blocks[:2] + blocks[-2:]
-        candidates.append({_DIGITS_RE.sub("#", b.text.lower()) for b in edge})
+        candidates.append(
+            {
+                _DIGITS_RE.sub("#", b.text.lower())
+                for b in edge
+                if len(b.text) <= RUNNING_HEAD_MAX_CHARS
+            }
+        )
     counts = Counter(key for keys in candidates for key in keys)
     threshold = max(3, len([p for p in pages if p]) // 2)
     repeated = {key for key, n in counts.items() if n >= threshold}
@@ -214,6 +221,7 @@ def parse_pdf(path: Path, limits: ParseLimits) -> ParsedDocument:
     started = time.perf_counter()
     doc = _open_pdf(path, limits)
     result = ParsedDocument(format="pdf", page_count=doc.page_count)
+    repaired = bool(doc.is_repaired)
     per_page: list[list[Block]] = []
     reasons: Counter[str] = Counter()
     try:
@@ -234,6 +242,9 @@ def parse_pdf(path: Path, limits: ParseLimits) -> ParsedDocument:
     finally:
         doc.close()
     if len(result.warnings) == result.page_count:
+        raise PermanentError("PDF rusak / tidak dapat dibaca", code="corrupt")
+    if repaired and not result.ocr_pages and not any(per_page):
+        # MuPDF rebuilt a broken file (e.g. truncated) and found nothing on any page.
         raise PermanentError("PDF rusak / tidak dapat dibaca", code="corrupt")
     dropped = _drop_running_heads(per_page)
     result.blocks = [block for blocks in per_page for block in blocks]
