@@ -3,8 +3,9 @@
 ``python scripts/kafka.py start|stop|status`` manages the shared broker on 127.0.0.1:9092.
 Jars come from Maven Central through ``mvn dependency:copy-dependencies`` into a cache dir
 (``$KAFKA_HOME_DIR`` or ``.kafka/`` in the repo), so the only tools needed are Java 17 and
-Maven. Tests import :func:`start_broker` / :func:`stop_broker` to run outages, and
-:func:`private_broker_config` to get a broker of their own that no other run shares.
+Maven. The broker's state (pid, log, data, leases) lives in ``/tmp/aceh-rag-kafka-9092``.
+Test runs share it through :func:`acquire_broker` / :func:`release_broker`; tests that take
+a broker down get one of their own from :func:`private_config` + :func:`start_broker`.
 
 Only the standard library and ``confluent_kafka`` are imported, so this file runs both as a
 script and as ``scripts.kafka``.
@@ -23,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -127,9 +129,13 @@ def kafka_home() -> Path:
 
 
 def shared_config() -> BrokerConfig:
-    """The developer broker on 127.0.0.1:9092 that ``make kafka`` runs."""
-    home = kafka_home()
-    return BrokerConfig(home=home, node_dir=home / f"node-{SHARED_PORT}")
+    """The developer broker on 127.0.0.1:9092 that ``make kafka`` runs.
+
+    Port 9092 belongs to the machine, not to a checkout, so the broker's pid file, lock,
+    leases and data live in one machine-wide dir that every clone (and CI's) agrees on.
+    """
+    node_dir = Path(tempfile.gettempdir()) / f"aceh-rag-kafka-{SHARED_PORT}"
+    return BrokerConfig(home=kafka_home(), node_dir=node_dir)
 
 
 def private_config(node_dir: Path) -> BrokerConfig:
@@ -189,7 +195,7 @@ def ensure_jars(config: BrokerConfig) -> Path:
 _children: dict[int, subprocess.Popen[bytes]] = {}
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     child = _children.get(pid)
     if child is not None:
         return child.poll() is None
@@ -214,7 +220,7 @@ def broker_pid(config: BrokerConfig) -> int | None:
         pid = int(config.pid_file.read_text(encoding="ascii").strip())
     except (OSError, ValueError):
         return None
-    if _pid_alive(pid) and _is_broker_process(pid):
+    if pid_alive(pid) and _is_broker_process(pid):
         return pid
     return None
 
@@ -317,10 +323,18 @@ def _java() -> str:
     return java
 
 
+def _cluster_id() -> str:
+    # As Kafka's own Uuid.randomUuid: an id starting with "-" would parse as an option.
+    while True:
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode("ascii")
+        if not cluster_id.startswith("-"):
+            return cluster_id
+
+
 def _format_storage(config: BrokerConfig, classpath: str) -> None:
     if (config.data_dir / "meta.properties").exists():
         return
-    cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode("ascii")
+    cluster_id = _cluster_id()
     cmd = [_java(), "-Xmx256m", "-cp", classpath, *_log_flags(config)]
     cmd += ["kafka.tools.StorageTool", "format", "-t", cluster_id]
     cmd += ["-c", str(config.properties_file), "--ignore-formatted"]
@@ -372,7 +386,7 @@ def _log_tail(config: BrokerConfig, lines: int = 30) -> str:
 def _wait_ready(config: BrokerConfig, pid: int, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if not _pid_alive(pid):
+        if not pid_alive(pid):
             raise KafkaError(f"Broker Kafka berhenti saat mulai:\n{_log_tail(config)}")
         if is_ready(config.bootstrap, timeout=2.0):
             return
@@ -420,10 +434,10 @@ def _start_locked(config: BrokerConfig, timeout: float) -> str:
 def _wait_gone(pid: int, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if not _pid_alive(pid):
+        if not pid_alive(pid):
             return True
         time.sleep(0.1)
-    return not _pid_alive(pid)
+    return not pid_alive(pid)
 
 
 def stop_broker(config: BrokerConfig | None = None, timeout: float = 30.0) -> bool:
@@ -463,7 +477,7 @@ def _live_leases(config: BrokerConfig) -> list[int]:
     live = []
     for lease in _leases_dir(config).glob("*"):
         pid = int(lease.name) if lease.name.isdigit() else -1
-        if pid > 0 and _pid_alive(pid):
+        if pid > 0 and pid_alive(pid):
             live.append(pid)
         else:
             lease.unlink(missing_ok=True)
@@ -515,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
             pin_broker(config, pinned=True)
         elif args.action == "stop":
             pin_broker(config, pinned=False)
+            if users := _live_leases(config):
+                log.warning("stopping kafka while test runs %s still use it", users)
             print("stopped" if stop_broker(config) else "not running")
         elif args.action == "fetch":
             print(ensure_jars(config))
@@ -542,6 +558,7 @@ __all__ = [
     "broker_status",
     "ensure_jars",
     "is_ready",
+    "pid_alive",
     "pin_broker",
     "private_config",
     "release_broker",

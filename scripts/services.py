@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import shutil
 import signal
 import socket
@@ -29,6 +30,7 @@ from scripts.kafka import (
     acquire_broker,
     admin_client,
     free_port,
+    pid_alive,
     private_config,
     release_broker,
     shared_config,
@@ -114,6 +116,7 @@ class RedisServer:
         cmd = [str(redis_binary()), "--port", str(self.port), "--bind", "127.0.0.1"]
         cmd += ["--dir", str(self.work_dir), "--save", "", "--appendonly", "yes"]
         cmd += ["--logfile", str(self.work_dir / "redis.log"), "--daemonize", "no"]
+        cmd += ["--pidfile", str(self.work_dir / "redis.pid")]
         self.process = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
         )
@@ -138,6 +141,45 @@ def start_redis(work_dir: Path) -> RedisServer:
                 raise
             server.port = free_port()
     return server
+
+
+# --- strays --------------------------------------------------------------------------------
+
+_STRAY_COMMANDS = (b"redis-server", b"kafka.Kafka")
+
+
+def reap_strays(run_dir: Path, timeout: float = 10.0) -> int:
+    """Stop servers a crashed or timed-out pytest left behind under ``run_dir``.
+
+    Fixtures start private Redis and Kafka servers in their own sessions, so they outlive a
+    pytest that dies without teardown (pytest-timeout exits hard). Returns how many.
+    """
+    reaped = 0
+    for pid_file in run_dir.rglob("*.pid"):
+        try:
+            pid = int(pid_file.read_text(encoding="ascii").strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if not any(name in cmdline for name in _STRAY_COMMANDS):
+            continue
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+            if not _wait_pid_gone(pid, timeout):
+                os.kill(pid, signal.SIGKILL)
+        reaped += 1
+    if reaped:
+        log.warning("stopped %s server(s) left behind by the test run", reaped)
+    return reaped
+
+
+def _wait_pid_gone(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not pid_alive(pid):
+            return True
+        time.sleep(0.1)
+    return False
 
 
 # --- S3 (moto) -----------------------------------------------------------------------------
@@ -295,6 +337,7 @@ __all__ = [
     "create_topics",
     "delete_topics",
     "private_config",
+    "reap_strays",
     "redis_binary",
     "release_broker",
     "shared_config",

@@ -30,6 +30,7 @@ from scripts.services import (  # noqa: E402
     KafkaError,
     ServiceError,
     acquire_broker,
+    reap_strays,
     release_broker,
     start_postgres,
     start_redis,
@@ -64,6 +65,8 @@ def _start_services(stack: contextlib.ExitStack, with_kafka: bool) -> dict[str, 
 
     work_dir = Path(tempfile.mkdtemp(prefix="aceh-rag-test-"))
     stack.callback(shutil.rmtree, work_dir, ignore_errors=True)
+    stack.callback(reap_strays, work_dir)
+    env["TEST_RUN_DIR"] = str(work_dir)
     redis = start_redis(work_dir / "redis")
     stack.callback(redis.stop)
     env["TEST_REDIS_URL"] = redis.url

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -48,6 +49,15 @@ def unique_suffix(request: pytest.FixtureRequest) -> str:
     return f"{name}-{uuid.uuid4().hex[:8]}"
 
 
+def private_dir(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A dir for a test's own server: under the runner's TEST_RUN_DIR when there is one,
+    so the runner can stop the server even if pytest dies before its teardown."""
+    run_dir = os.environ.get("TEST_RUN_DIR", "").strip()
+    if not run_dir:
+        return tmp_path_factory.mktemp(name)
+    return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=run_dir))
+
+
 # --- S3 ------------------------------------------------------------------------------------
 
 
@@ -85,13 +95,13 @@ def redis_url() -> str:
 
 
 @pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
     """A Redis of this test's own, already started: ``.url``, ``.stop()``, ``.start()``.
 
     Restarts keep the port (so the URL stays valid) and the data (append-only file).
     """
     require_env("TEST_REDIS_URL")
-    server = RedisServer(work_dir=tmp_path / "redis")
+    server = RedisServer(work_dir=private_dir(tmp_path_factory, "redis"))
     server.start()
     yield server
     server.stop()
@@ -131,7 +141,7 @@ class KafkaBroker:
 @pytest.fixture(scope="session")
 def _private_kafka_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KafkaBroker]:
     require_env("TEST_KAFKA_AVAILABLE")
-    broker = KafkaBroker(private_config(tmp_path_factory.mktemp("kafka-node")))
+    broker = KafkaBroker(private_config(private_dir(tmp_path_factory, "kafka-node")))
     yield broker
     broker.stop()
 
