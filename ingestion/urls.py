@@ -1,7 +1,28 @@
+"""Admin UI routes (all behind login; roles are enforced in the views)."""
+
 from django.urls import path
 
 from ingestion import views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("upload/", views.upload, name="upload"),
+    path("upload/jobs/<uuid:pk>/status", views.upload_job_status, name="upload_job_status"),
+    path("documents/", views.document_list, name="document_list"),
+    path("documents/<uuid:pk>/", views.document_detail, name="document_detail"),
+    path("documents/<uuid:pk>/download", views.document_download, name="document_download"),
+    path("documents/<uuid:pk>/archive", views.document_archive, name="document_archive"),
+    path("documents/<uuid:pk>/reprocess", views.document_reprocess, name="document_reprocess"),
+    path("documents/<uuid:pk>/pages/<int:number>.png", views.page_image, name="page_image"),
+    path("review/", views.review_queue, name="review_queue"),
+    path("review/<uuid:pk>/", views.review_document, name="review_document"),
+    path("review/<uuid:pk>/approve-all", views.approve_all, name="review_approve_all"),
+    path("review/chunks/<int:chunk_id>/save", views.chunk_save, name="review_chunk_save"),
+    path("review/chunks/<int:chunk_id>/approve", views.chunk_approve, name="review_chunk_approve"),
+    path("review/chunks/<int:chunk_id>/reject", views.chunk_reject, name="review_chunk_reject"),
+    path("jobs/", views.job_list, name="job_list"),
+    path("jobs/<uuid:job_id>/", views.job_detail, name="job_detail"),
+    path("jobs/<uuid:job_id>/replay", views.job_replay, name="job_replay"),
+    path("jobs/<uuid:job_id>/rerun", views.job_rerun, name="job_rerun"),
+    path("search/", views.search_page, name="search"),
 ]

@@ -1,0 +1,45 @@
+"""Admin UI views, one module per page family."""
+
+from ingestion.views.dashboard import dashboard
+from ingestion.views.documents import (
+    document_archive,
+    document_detail,
+    document_download,
+    document_list,
+    document_reprocess,
+)
+from ingestion.views.jobs import job_detail, job_list, job_replay, job_rerun
+from ingestion.views.review import (
+    approve_all,
+    chunk_approve,
+    chunk_reject,
+    chunk_save,
+    page_image,
+    review_document,
+    review_queue,
+)
+from ingestion.views.search import search_page
+from ingestion.views.upload import upload, upload_job_status
+
+__all__ = [
+    "approve_all",
+    "chunk_approve",
+    "chunk_reject",
+    "chunk_save",
+    "dashboard",
+    "document_archive",
+    "document_detail",
+    "document_download",
+    "document_list",
+    "document_reprocess",
+    "job_detail",
+    "job_list",
+    "job_replay",
+    "job_rerun",
+    "page_image",
+    "review_document",
+    "review_queue",
+    "search_page",
+    "upload",
+    "upload_job_status",
+]

@@ -1,0 +1,169 @@
+"""Kafka jobs by jobId: the original event, every stage event and its publish outcome.
+
+Admins can re-publish a job's terminal status (reconciliation with the partner) and re-run
+a failed job.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+from uuid import UUID
+
+from django.contrib import messages
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from ingestion.models import (
+    Document,
+    DocumentStatus,
+    IngestionJob,
+    JobOrigin,
+    JobState,
+    PublishStatus,
+    StageEvent,
+)
+from ingestion.permissions import admin_required
+from ingestion.views.common import optional_callable, page, paginate, query_string_without
+from ingestion.views.labels import stage_label
+from ingestion.views.status import job_status
+
+log = logging.getLogger(__name__)
+
+UNPUBLISHED = (PublishStatus.PENDING, PublishStatus.FAILED)
+
+
+def _job_queryset(request: HttpRequest) -> QuerySet[IngestionJob]:
+    jobs = (
+        IngestionJob.objects.filter(origin=JobOrigin.KAFKA)
+        .select_related("document")
+        .defer("payload", "document__metadata", "document__title_labels")
+        .annotate(
+            events=Count("stage_events"),
+            unpublished=Count(
+                "stage_events", filter=Q(stage_events__publish_status__in=UNPUBLISHED)
+            ),
+        )
+        .order_by("-created_at")
+    )
+    state = request.GET.get("state", "")
+    if state in JobState.values:
+        jobs = jobs.filter(state=state)
+    text = request.GET.get("q", "").strip()
+    if text:
+        try:
+            jobs = jobs.filter(partner_job_id=UUID(text))
+        except ValueError:
+            jobs = jobs.filter(document__title__icontains=text)
+    return jobs
+
+
+@admin_required
+def job_list(request: HttpRequest) -> HttpResponse:
+    context = {
+        "nav": "jobs",
+        "page_obj": paginate(request, _job_queryset(request)),
+        "states": JobState.choices,
+        "state": request.GET.get("state", ""),
+        "q": request.GET.get("q", ""),
+        "filters_qs": query_string_without(request, "page"),
+    }
+    return page(request, "ingestion/job_list.html", context)
+
+
+def _find_job(job_id: UUID) -> IngestionJob:
+    job = (
+        IngestionJob.objects.select_related("document", "created_by")
+        .filter(Q(partner_job_id=job_id) | Q(pk=job_id))
+        .first()
+    )
+    if job is None:
+        raise Http404("Pekerjaan tidak ditemukan.")
+    return job
+
+
+def _event_rows(job: IngestionJob) -> list[dict[str, Any]]:
+    rows = []
+    for event in StageEvent.objects.filter(job=job).order_by("seq"):
+        payload = event.payload if isinstance(event.payload, dict) else {}
+        rows.append(
+            {
+                "event": event,
+                "stage": payload.get("stage", ""),
+                "status": payload.get("status", ""),
+                "label": stage_label(event.routing_key),
+                "json": json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=True),
+            }
+        )
+    return rows
+
+
+@admin_required
+def job_detail(request: HttpRequest, job_id: UUID) -> HttpResponse:
+    job = _find_job(job_id)
+    events = _event_rows(job)
+    context = {
+        "nav": "jobs",
+        "job": job,
+        "live": job_status(job),
+        "events": events,
+        "unpublished": sum(1 for e in events if e["event"].publish_status in UNPUBLISHED),
+        "payload_json": json.dumps(job.payload, indent=2, ensure_ascii=False, sort_keys=True),
+        "can_rerun": job.state == JobState.FAILED,
+        "can_replay": job.partner_job_id is not None,
+    }
+    return page(request, "ingestion/job_detail.html", context)
+
+
+@require_POST
+@admin_required
+def job_replay(request: HttpRequest, job_id: UUID) -> HttpResponse:
+    job = _find_job(job_id)
+    replay = optional_callable("partner_events.outbox", "replay_job")
+    if replay is None or job.partner_job_id is None:
+        messages.error(request, "Penerbitan ulang belum tersedia untuk pekerjaan ini.")
+    else:
+        replay(job, terminal_only=True)
+        log.info("terminal status of job %s re-published by %s", job.partner_job_id, request.user)
+        messages.success(request, "Status terminal dijadwalkan untuk diterbitkan ulang.")
+    return redirect("job_detail", job_id=job_id)
+
+
+@require_POST
+@admin_required
+def job_rerun(request: HttpRequest, job_id: UUID) -> HttpResponse:
+    job = _find_job(job_id)
+    if job.state != JobState.FAILED:
+        messages.error(request, "Hanya pekerjaan yang gagal yang dapat dijalankan ulang.")
+        return redirect("job_detail", job_id=job_id)
+    requeue = optional_callable("ingestion.jobs", "requeue_job")
+    if requeue is not None:
+        requeue(job, user=request.user)
+    else:
+        _requeue(job)
+    messages.success(request, "Pekerjaan dimasukkan kembali ke antrean.")
+    return redirect("job_detail", job_id=job_id)
+
+
+def _requeue(job: IngestionJob) -> None:
+    """failed → queued, and its failed document with it (the allowed transitions)."""
+    with transaction.atomic():
+        locked = IngestionJob.objects.select_for_update().get(pk=job.pk)
+        if locked.state != JobState.FAILED:
+            return
+        locked.state = JobState.QUEUED
+        locked.stage = ""
+        locked.progress = 0
+        locked.error = ""
+        locked.status_text = ""
+        locked.started_at = None
+        locked.finished_at = None
+        locked.save()
+        if locked.document_id is not None:
+            Document.objects.filter(pk=locked.document_id, status=DocumentStatus.FAILED).update(
+                status=DocumentStatus.QUEUED, failure_reason=""
+            )

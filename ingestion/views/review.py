@@ -1,0 +1,225 @@
+"""Review queue: parked chunks beside the page image they came from; approve, correct, reject."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from ingestion import review as review_service
+from ingestion.forms import ChunkTextForm
+from ingestion.models import Chunk, Document, DocumentStatus, ReviewState
+from ingestion.permissions import reviewer_required
+from ingestion.views.common import is_htmx, page, paginate
+
+log = logging.getLogger(__name__)
+
+PAGE_IMAGE_DPI = 110
+PENDING = Q(chunks__indexed=False, chunks__review_state=ReviewState.PENDING)
+
+
+@reviewer_required
+def review_queue(request: HttpRequest) -> HttpResponse:
+    documents = (
+        Document.objects.filter(status=DocumentStatus.NEEDS_REVIEW)
+        .only("id", "title", "source_type", "ocr_confidence", "page_count", "created_at")
+        .annotate(pending=Count("chunks", filter=PENDING))
+        .order_by("created_at")
+    )
+    return page(
+        request,
+        "ingestion/review_queue.html",
+        {"nav": "review", "page_obj": paginate(request, documents)},
+    )
+
+
+def _pending_chunks(document: Document) -> Any:
+    return (
+        Chunk.objects.filter(document=document, indexed=False)
+        .exclude(review_state=ReviewState.NONE)
+        .defer("embedding", "search_vector")
+        .order_by("ordinal")
+    )
+
+
+@reviewer_required
+def review_document(request: HttpRequest, pk: UUID) -> HttpResponse:
+    document = get_object_or_404(Document, pk=pk)
+    chunks = paginate(request, _pending_chunks(document).filter(review_state=ReviewState.PENDING))
+    counts = _counts(document)
+    context = {
+        "nav": "review",
+        "doc": document,
+        "page_obj": chunks,
+        "counts": counts,
+        "threshold": settings.OCR_REVIEW_THRESHOLD,
+    }
+    return page(request, "ingestion/review_document.html", context)
+
+
+def _counts(document: Document) -> dict[str, int]:
+    rows = (
+        Chunk.objects.filter(document=document, indexed=False)
+        .order_by()
+        .values_list("review_state")
+        .annotate(n=Count("pk"))
+    )
+    counts = {str(state): int(n) for state, n in rows}
+    approved = Chunk.objects.filter(document=document, review_state=ReviewState.APPROVED).count()
+    return {
+        "pending": counts.get(ReviewState.PENDING, 0),
+        "rejected": counts.get(ReviewState.REJECTED, 0),
+        "approved": approved,
+    }
+
+
+def _chunk_response(
+    request: HttpRequest, chunk_id: int, outcome: Any, error: str | None
+) -> HttpResponse:
+    chunk = get_object_or_404(
+        Chunk.objects.defer("embedding").select_related("document"), pk=chunk_id
+    )
+    context = {
+        "chunk": chunk,
+        "doc": chunk.document,
+        "error": error,
+        "counts": _counts(chunk.document),
+        "became_indexed": bool(outcome and outcome.became_indexed),
+        "oob": True,
+    }
+    if not is_htmx(request):
+        if error:
+            messages.error(request, error)
+        return redirect("review_document", pk=chunk.document_id)
+    return page(request, "ingestion/partials/review_chunk_result.html", context)
+
+
+def _text_from(request: HttpRequest) -> tuple[str | None, str | None]:
+    form = ChunkTextForm(request.POST)
+    if not form.is_valid():
+        return None, "Teks potongan tidak boleh kosong."
+    return str(form.cleaned_data["text"]), None
+
+
+@require_POST
+@reviewer_required
+def chunk_save(request: HttpRequest, chunk_id: int) -> HttpResponse:
+    text, error = _text_from(request)
+    if text is not None:
+        try:
+            review_service.edit_chunk(chunk_id, user=request.user, text=text)
+        except review_service.ReviewError as exc:
+            error = str(exc)
+    return _chunk_response(request, chunk_id, None, error)
+
+
+@require_POST
+@reviewer_required
+def chunk_approve(request: HttpRequest, chunk_id: int) -> HttpResponse:
+    text, error = _text_from(request)
+    outcome = None
+    if text is not None:
+        try:
+            outcome = review_service.approve_chunk(chunk_id, user=request.user, text=text)
+        except review_service.ReviewError as exc:
+            error = str(exc)
+    return _chunk_response(request, chunk_id, outcome, error)
+
+
+@require_POST
+@reviewer_required
+def chunk_reject(request: HttpRequest, chunk_id: int) -> HttpResponse:
+    error = None
+    outcome = None
+    try:
+        outcome = review_service.reject_chunk(chunk_id, user=request.user)
+    except review_service.ReviewError as exc:
+        error = str(exc)
+    return _chunk_response(request, chunk_id, outcome, error)
+
+
+@require_POST
+@reviewer_required
+def approve_all(request: HttpRequest, pk: UUID) -> HttpResponse:
+    document = get_object_or_404(Document.objects.only("id"), pk=pk)
+    outcome = review_service.approve_all(document.pk, user=request.user)
+    if outcome.became_indexed:
+        messages.success(request, "Semua potongan disetujui. Dokumen kini terindeks.")
+        target = reverse("document_detail", args=[document.pk])
+    else:
+        messages.info(request, "Potongan yang tersisa sudah disetujui.")
+        target = reverse("review_document", args=[document.pk])
+    if is_htmx(request):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = target
+        return response
+    return redirect(target)
+
+
+def _page_cache_dir() -> Path:
+    default = Path(settings.DATA_DIR) / "page-cache"
+    return Path(getattr(settings, "PAGE_IMAGE_CACHE_DIR", default))
+
+
+def _render_page(document: Document, number: int) -> bytes:
+    from ingestion.pipeline.parse import render_page_png
+    from ingestion.storage import get_storage
+
+    started = time.monotonic()
+    suffix = Path(document.file_name).suffix or f".{document.format}"
+    with tempfile.TemporaryDirectory(prefix="page-") as tmp:
+        source = Path(tmp) / f"source{suffix}"
+        get_storage().download_to(document.storage_key, source, int(settings.INGEST_MAX_BYTES))
+        png = render_page_png(source, number, PAGE_IMAGE_DPI)
+    log.info("rendered page %s of %s in %.0f ms", number, document.pk, _ms(started))
+    return png
+
+
+@login_required
+def page_image(request: HttpRequest, pk: UUID, number: int) -> HttpResponse:
+    """A page rendered from the stored original, cached on disk by content hash."""
+    document = get_object_or_404(
+        Document.objects.only("id", "storage_key", "file_name", "format", "checksum", "page_count"),
+        pk=pk,
+    )
+    if number < 1 or (document.page_count and number > document.page_count):
+        raise Http404("Halaman tidak ada.")
+    key = hashlib.sha256(f"{document.checksum}:{number}:{PAGE_IMAGE_DPI}".encode()).hexdigest()
+    etag = f'"{key[:32]}"'
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponse(status=304)
+    cached = _page_cache_dir() / f"{key}.png"
+    if cached.is_file():
+        png = cached.read_bytes()
+    else:
+        try:
+            png = _render_page(document, number)
+        except Exception as exc:  # missing object, corrupt file, renderer absent: show a 404
+            log.warning("page %s of %s could not be rendered: %s", number, document.pk, exc)
+            raise Http404("Gambar halaman tidak dapat dibuat.") from exc
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        # A unique temporary name: two reviewers opening the same page must not collide.
+        with tempfile.NamedTemporaryFile(dir=cached.parent, suffix=".tmp", delete=False) as tmp:
+            tmp.write(png)
+        Path(tmp.name).replace(cached)
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "private, max-age=86400"
+    response["ETag"] = etag
+    return response
+
+
+def _ms(started: float) -> float:
+    return (time.monotonic() - started) * 1000

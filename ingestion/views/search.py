@@ -1,0 +1,53 @@
+"""Search page: one box and the filters staff use (source type, tahun, wilayah, jenis)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+
+from ingestion.forms import SearchForm
+from ingestion.pipeline.base import StageError
+from ingestion.views.common import is_htmx, page, safe_url
+
+log = logging.getLogger(__name__)
+
+RESULT_LIMIT = 20
+
+
+def _run(data: dict[str, Any]) -> dict[str, Any]:
+    from ingestion.search import search
+    from ingestion.search_types import SearchQuery
+
+    query = SearchQuery(
+        text=data["q"],
+        limit=RESULT_LIMIT,
+        source_type=data.get("source_type") or None,
+        tahun=data.get("tahun") or None,
+        wilayah=data.get("wilayah") or None,
+        jenis=data.get("jenis") or None,
+    )
+    response = search(query)
+    hits = [{"hit": hit, "url": safe_url(hit.source_url)} for hit in response.results]
+    return {"hits": hits, "degraded": response.degraded, "took_ms": response.took_ms}
+
+
+@login_required
+def search_page(request: HttpRequest) -> HttpResponse:
+    form = SearchForm(request.GET or None)
+    context: dict[str, Any] = {"nav": "search", "form": form, "searched": False}
+    if form.is_valid() and form.cleaned_data.get("q", "").strip():
+        context["searched"] = True
+        try:
+            context.update(_run(form.cleaned_data))
+        except ImportError:
+            context["error"] = "Layanan pencarian belum tersedia di server ini."
+        except StageError as exc:
+            log.warning("search failed: %s", exc)
+            context["error"] = exc.reason
+    template = (
+        "ingestion/partials/search_results.html" if is_htmx(request) else ("ingestion/search.html")
+    )
+    return page(request, template, context)
