@@ -94,12 +94,12 @@ LEVELS: tuple[Degradation, ...] = (
     Degradation(
         "extreme",
         dpi=100,
-        blur=1.3,
-        noise=22,
+        blur=1.2,
+        noise=20,
         jpeg=30,
-        contrast=0.55,
+        contrast=0.6,
         skew=2.0,
-        salt_pepper=0.012,
+        salt_pepper=0.01,
         smudges=3,
     ),
 )
@@ -232,8 +232,9 @@ def _smudge(gray: np.ndarray, truth: list[TruthLine], rng: random.Random) -> np.
         return gray
     first = rng.randrange(len(truth))
     last = min(first + rng.randint(0, 2), len(truth) - 1)
-    x0, y0 = truth[first].box[0], truth[first].box[1]
-    x1, y1 = truth[last].box[2], truth[last].box[3]
+    covered = [t.box for t in truth[first : last + 1]]
+    x0, y0 = min(b[0] for b in covered), covered[0][1]
+    x1, y1 = max(b[2] for b in covered), covered[-1][3]
     cx = rng.uniform(x0, max(x1, x0 + 1))
     cy, ry = (y0 + y1) / 2, (y1 - y0) / 2 + 4
     rx = rng.uniform(0.2, 0.6) * (x1 - x0 + 1)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+import numpy as np
+
 from ingestion.pipeline.base import Block, BlockKind, OcrLine, OcrPage, PermanentError
 
 if TYPE_CHECKING:
@@ -29,6 +31,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_DPI = 200
+# A page with this share of ink (text, not specks) but fewer characters read is "unread".
+MIN_INK = 0.01
+MIN_PAGE_CHARS = 40
+INK_DARKER_THAN_PAPER = 50
 DEFAULT_MAX_IMAGE_PIXELS = 80_000_000
 PDF_FORMATS = frozenset({"pdf"})
 
@@ -59,11 +65,22 @@ class OcrResult:
     pages: list[OcrPage] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     elapsed_ms: int = 0
+    # Pages with visible ink but (almost) nothing read: no block can carry their low
+    # confidence, so the runner must send the document to review on its own.
+    unread_pages: list[int] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def min_confidence(self) -> float | None:
+        if self.unread_pages:
+            return 0.0
         values = [b.ocr_confidence for b in self.blocks if b.ocr_confidence is not None]
         return min(values) if values else None
+
+    @property
+    def needs_review(self) -> bool:
+        """True when any page lost its text; line confidences are judged by the runner."""
+        return bool(self.unread_pages)
 
 
 def get_ocr_engine() -> OcrEngine:
@@ -186,11 +203,41 @@ def ocr_stage(
             images = [img for img in images if img.page in set(pages)]
     ocr_pages = engine.recognize_many(images) if images else []
     blocks = [block for page in ocr_pages for block in ocr_page_to_blocks(page)]
+    unread = [
+        image.page
+        for image, page in zip(images, ocr_pages, strict=True)
+        if len(page.text.strip()) < MIN_PAGE_CHARS and ink_share(load_image(image)) >= MIN_INK
+    ]
     elapsed = int((time.monotonic() - started) * 1000)
     log.info(
-        "ocr: %s pages via %s in %s ms, %s blocks", len(images), engine.name, elapsed, len(blocks)
+        "ocr: %s pages via %s in %s ms, %s blocks, unread pages %s",
+        len(images),
+        engine.name,
+        elapsed,
+        len(blocks),
+        unread,
     )
-    return OcrResult(engine=engine.name, pages=ocr_pages, blocks=blocks, elapsed_ms=elapsed)
+    return OcrResult(
+        engine=engine.name,
+        pages=ocr_pages,
+        blocks=blocks,
+        elapsed_ms=elapsed,
+        unread_pages=unread,
+        warnings=[f"Halaman {n} berisi tulisan yang tidak terbaca oleh OCR" for n in unread],
+    )
+
+
+def ink_share(image: Image.Image) -> float:
+    """Share of the page that is ink, after a median filter has removed scanner specks."""
+    from PIL import ImageFilter
+
+    gray = image.convert("L")
+    if gray.width * gray.height > 4_000_000:
+        # Ink share does not need full resolution; keeps this cheap on 600-dpi scans.
+        gray = gray.reduce(2)
+    pixels = np.asarray(gray.filter(ImageFilter.MedianFilter(5)), dtype=np.int16)
+    paper = np.percentile(pixels, 90)
+    return float(np.mean(pixels < paper - INK_DARKER_THAN_PAPER))
 
 
 def _render_dpi() -> int:

@@ -37,6 +37,8 @@ GOOD_PAGE_QUALITY = 0.6
 MIN_CHARS_FOR_ORIENTATION = 20
 # Detector crumbs: very short low-score readings of specks and stains.
 MIN_RAW_SCORE = 0.5
+# How much more of a rotated reading must be real words before we believe the rotation.
+ROTATION_MARGIN = 0.15
 
 
 @dataclass(slots=True)
@@ -59,7 +61,8 @@ class RecognisedLine:
 class PageReading:
     lines: list[RecognisedLine]
     rotation: int  # degrees counter-clockwise applied to the page before reading
-    quality: float
+    quality: float  # share of characters in recognised words (page_quality)
+    tall_share: float = 0.0  # share of lines taller than wide: the page lies on its side
 
 
 def model_dir() -> Path:
@@ -115,16 +118,19 @@ class LocalOcrEngine:
         return [self.recognize(page) for page in pages]
 
     def read_page(self, page: PageImage) -> PageReading:
-        """Read a page, retrying rotated when the first reading has too few real words."""
+        """Read a page, retrying rotated when the first reading has too few real words.
+
+        Text lines of a sideways page come out as tall boxes, so only such pages are tried
+        at 90°/270°; otherwise only 180° is tried. A rotation must beat the upright reading
+        clearly, so a merely noisy page is not turned into a worse reading by chance.
+        """
         image = load_image(page)
         best = self._read_rotated(image, 0)
         if _looks_right(best):
             return best
-        for rotation in (180, 90, 270):
-            if rotation == 90 and best.quality >= GOOD_PAGE_QUALITY / 2:
-                break  # upright or upside down but noisy: a sideways page reads far worse
+        for rotation in (90, 270) if best.tall_share > 0.5 else (180,):
             candidate = self._read_rotated(image, rotation)
-            if candidate.quality > best.quality:
+            if candidate.quality > best.quality + ROTATION_MARGIN:
                 best = candidate
             if _looks_right(best):
                 break
@@ -133,7 +139,13 @@ class LocalOcrEngine:
     def _read_rotated(self, image: Any, rotation: int) -> PageReading:
         rotated = image.rotate(rotation, expand=True) if rotation else image
         lines = self.read_lines(np.asarray(rotated)[:, :, ::-1])
-        return PageReading(lines, rotation, page_quality(line.text for line in lines))
+        tall = sum(1 for x in lines if x.box[3] - x.box[1] > x.box[2] - x.box[0])
+        return PageReading(
+            lines,
+            rotation,
+            page_quality(line.text for line in lines),
+            tall_share=tall / len(lines) if lines else 0.0,
+        )
 
     def read_lines(self, bgr: np.ndarray) -> list[RecognisedLine]:
         """Rows of text in reading order, each with its calibrated confidence."""
@@ -180,8 +192,8 @@ class _Box:
     @classmethod
     def from_quad(cls, quad: np.ndarray, text: str, score: float) -> _Box:
         # Quad corners: top-left, top-right, bottom-right, bottom-left (possibly skewed).
-        width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-        height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+        width = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+        height = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
         return cls(
             text=text.strip(),
             score=score,
@@ -190,8 +202,8 @@ class _Box:
             cx=float(quad[:, 0].mean()),
             cy=float(quad[:, 1].mean()),
             angle=float(np.arctan2(quad[1, 1] - quad[0, 1], quad[1, 0] - quad[0, 0])),
-            width=float(width),
-            height=float(max(height, 1.0)),
+            width=width,
+            height=max(height, 1.0),
             y0=float(quad[:, 1].min()),
             y1=float(quad[:, 1].max()),
         )
@@ -204,7 +216,7 @@ def _rows(items: list[_Box]) -> list[list[_Box]]:
     halves of one tilted line still land on the same row.
     """
     long_boxes = [b.angle for b in items if b.width > 2 * b.height]
-    skew = float(np.median(long_boxes)) if long_boxes else 0.0
+    skew = float(np.median(np.array(long_boxes))) if long_boxes else 0.0
     cos, sin = float(np.cos(skew)), float(np.sin(skew))
     level = {id(b): b.cy * cos - b.cx * sin for b in items}
     rows: list[list[_Box]] = []
