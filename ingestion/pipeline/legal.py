@@ -53,6 +53,8 @@ SENTENCE_END_RE = re.compile(r"[.;:]\W{0,2}\s*$")
 ITEM_BEFORE_RE = re.compile(r"(?:[;:]|[;,]\s*(?:dan|atau))\s*$")
 MARKER_ONLY_RE = re.compile(r"^(?:\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\.)$")
 TITLE_MAX_WORDS = 15
+# Printed gazettes end each page with a catchword announcing the next page ("Pasal 3 . . .").
+CATCHWORD_RE = re.compile(r"^\S(?:\S|\s(?!\.)){0,80}\s?(?:\.\s?){3}$|^\S.{0,80}…$|^(?:\.\s?){3,}$")
 
 
 @dataclass(slots=True)
@@ -159,9 +161,11 @@ class LegalBuilder:
                 return False
             return (at_start and not wrapped) or inline_ok
         if kind == "ayat":
-            if not (self.pasal_count and not _starts_lower(after)):
+            # At a line start only a wrapped "… pada ayat" / "(1)" reference is rejected;
+            # inline, the ayat text must also start like a sentence.
+            if not self.pasal_count:
                 return False
-            return (at_start and not wrapped) or inline_ok
+            return (at_start and not wrapped) or (inline_ok and not _starts_lower(after))
         if kind in {"penj_ayat", "penj_huruf"}:
             return self.penjelasan and (at_start or inline_ok)
         if kind == "huruf":
@@ -333,7 +337,7 @@ def legal_sections(blocks: list[Block]) -> list[Section] | None:
             continue
         for line in block.text.splitlines():
             line = line.strip()
-            if line:
+            if line and not (len(line.split()) <= 10 and CATCHWORD_RE.match(line)):
                 builder.add_line(line, block.page, block.ocr_confidence)
     if builder.pasal_count < 2:
         return None
