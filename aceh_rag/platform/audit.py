@@ -109,6 +109,7 @@ class AuditEvent:
     tokens_in: int | None = None
     tokens_out: int | None = None
     pages: int | None = None
+    items: int | None = None  # additive field: texts embedded, images read, ...
     request_body: Any = None
     response_body: Any = None
     event_id: str = field(default_factory=lambda: str(uuid.uuid4()))
@@ -144,6 +145,7 @@ def encode_event(event: AuditEvent, config: AuditConfig) -> Fields:
         "job_id": ctx.job_id or "",
         "parent_job_id": ctx.parent_job_id or "",
         "config_version": config.config_version,
+        "items": _opt(event.items),
         "body_encoding": "zstd",
     }
     fields.update(_body_fields("request_body", event.request_body, config.body_cap_bytes))
@@ -347,6 +349,23 @@ def emit_audit(event: AuditEvent, auditor: Auditor | None = None) -> None:
     target = auditor or get_auditor()
     if target is not None:
         target.emit(event)
+
+
+def emit_model_call(
+    *,
+    operation: str,
+    model: str,
+    total_ms: float,
+    status: str = AuditStatus.OK,
+    **fields: Any,
+) -> None:
+    """Keyword form of :func:`emit_audit` for a call that was timed elsewhere. Extra
+    keywords are :class:`AuditEvent` fields (``upstream``, ``items``, ``error_code``, ...)."""
+    if get_auditor() is None:
+        return
+    emit_audit(
+        AuditEvent(operation=operation, model=model, total_ms=total_ms, status=status, **fields)
+    )
 
 
 @contextmanager
