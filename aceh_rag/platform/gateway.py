@@ -129,6 +129,7 @@ class _Attempt:
     deadline: float | None
     on_backpressure: Callable[[GatewayBackpressure, float], None] | None
     failures: int = 0
+    waits: int = 0
     last_error: str = ""
     started: float = field(default_factory=time.monotonic)
 
@@ -256,7 +257,10 @@ class GatewayClient:
     def _back_off_as_told(self, response: httpx.Response, attempt: _Attempt) -> None:
         told = retry_after_seconds(response)
         depth = _int_header(response, "X-Queue-Depth")
-        delay = told if told is not None else self._backoff_delay(attempt.failures + 1)
+        attempt.waits += 1
+        # A missing or zero Retry-After must not turn into a tight loop against the pool.
+        fallback = self._backoff_delay(attempt.waits)
+        delay = fallback if told is None else max(told, self.config.backoff_base_s)
         if attempt.ctx.interactive:
             raise GatewayBackpressure(
                 "Layanan model sedang penuh; pencarian memakai hasil leksikal saja.",

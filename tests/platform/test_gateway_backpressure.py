@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -92,3 +93,17 @@ def test_a_batch_call_gives_up_when_told_to_wait_past_the_gpu_queue_budget(
     assert "Antrean GPU" in caught.value.reason
     assert 2 <= len(gateway_server.requests_to("POST", "/v1/embeddings")) <= 3
     assert elapsed < 3.5
+
+
+def test_a_429_without_retry_after_backs_off_further_each_time(
+    gateway_server: FakeGateway,
+) -> None:
+    gateway_server.script("POST", "/v1/embeddings", Reply(429), Reply(429), Reply(429))
+
+    with client_for(gateway_server, backoff_base_s=0.1) as client:
+        client.embed(["zakat"], ctx=BATCH)
+
+    sent = gateway_server.requests_to("POST", "/v1/embeddings")
+    gaps = [b.at - a.at for a, b in itertools.pairwise(sent)]
+    assert len(sent) == 4
+    assert gaps[0] >= 0.1 and gaps[1] >= 0.2 and gaps[2] >= 0.4
