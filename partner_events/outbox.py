@@ -1,0 +1,320 @@
+"""The stage-event outbox: every StageStatusEvent is logged before anyone tries to send it.
+
+Rows of :class:`~ingestion.models.StageEvent` are appended with a per-job ``seq`` (under a
+lock on the job row) in the same transaction as the job update they belong to, then handed
+to a publisher. Order is kept per job: an event is only ever sent when every earlier event
+of its job has been published, so per-key order holds on every topic even across broker
+outages and restarts. A per-job advisory lock (transaction-scoped) keeps two processes
+from sending the same job's events at once.
+
+Public entry points: :func:`append`, :func:`publish_job`, :func:`drain_pending`,
+:func:`replay_job`, :func:`record_terminal_after_review`, :func:`backlog_size`; the
+pipeline observer that writes here is :class:`partner_events.lifecycle.StageEventObserver`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db import connection, transaction
+from django.db.models import Max, Min
+from django.utils import timezone
+
+from ingestion.models import Chunk, IngestionJob, PublishStatus, StageEvent
+from partner_events.publisher import (
+    Delivery,
+    DeliveryResult,
+    NullPublisher,
+    OutgoingEvent,
+    Publisher,
+)
+from partner_events.status import RoutingKey, build_event, is_terminal, topic_for
+
+if TYPE_CHECKING:
+    from partner_events.lifecycle import StageEventObserver
+
+__all__ = [
+    "UNPUBLISHED",
+    "NewEvent",
+    "StageEventObserver",
+    "append",
+    "backlog_size",
+    "drain_pending",
+    "initial_status",
+    "job_key",
+    "publish_job",
+    "record_terminal_after_review",
+    "replay_job",
+]
+
+log = logging.getLogger(__name__)
+
+UNPUBLISHED = (PublishStatus.PENDING, PublishStatus.FAILED)
+DRAIN_BATCH = 100
+_PUBLISH_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0))"
+_STATUS_FOR = {
+    Delivery.PUBLISHED: PublishStatus.PUBLISHED,
+    Delivery.FAILED: PublishStatus.FAILED,
+    Delivery.NOT_APPLICABLE: PublishStatus.NOT_APPLICABLE,
+}
+
+
+def __getattr__(name: str) -> Any:
+    # The observer lives in lifecycle.py (it imports this module); re-exported lazily.
+    if name == "StageEventObserver":
+        from partner_events.lifecycle import StageEventObserver
+
+        return StageEventObserver
+    raise AttributeError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    routing_key: str
+    payload: dict[str, Any]
+
+
+def job_key(job: IngestionJob) -> str:
+    """The event's jobId and Kafka key: the partner's jobId, or our id for admin uploads."""
+    return str(job.partner_job_id or job.pk)
+
+
+def stage_topics() -> dict[str, str]:
+    from partner_events.contract_config import ContractConfig
+
+    return dict(ContractConfig.from_settings().stage_topics)
+
+
+def initial_status(publisher: Publisher) -> PublishStatus:
+    """Events that will never be sent are logged as such, so no drain ever picks them up."""
+    return (
+        PublishStatus.NOT_APPLICABLE
+        if isinstance(publisher, NullPublisher)
+        else (PublishStatus.PENDING)
+    )
+
+
+def append(
+    job: IngestionJob,
+    events: Sequence[NewEvent],
+    *,
+    status: PublishStatus = PublishStatus.PENDING,
+) -> list[StageEvent]:
+    """Log ``events`` for ``job`` in order; joins the caller's transaction if there is one."""
+    if not events:
+        return []
+    topics = stage_topics()
+    with transaction.atomic():
+        # The row lock serializes seq allocation between writers of the same job.
+        IngestionJob.objects.select_for_update().only("pk").get(pk=job.pk)
+        last = StageEvent.objects.filter(job_id=job.pk).aggregate(m=Max("seq"))["m"] or 0
+        rows = [
+            StageEvent(
+                job_id=job.pk,
+                seq=last + offset,
+                routing_key=event.routing_key,
+                topic=topic_for(event.routing_key, topics),
+                record_key=job_key(job),
+                payload=event.payload,
+                publish_status=status,
+            )
+            for offset, event in enumerate(events, start=1)
+        ]
+        StageEvent.objects.bulk_create(rows)
+    return rows
+
+
+def _outgoing(row: StageEvent) -> OutgoingEvent:
+    return OutgoingEvent(
+        routing_key=row.routing_key, topic=row.topic, key=row.record_key, value=row.payload
+    )
+
+
+def _record(row: StageEvent, result: DeliveryResult) -> None:
+    status = _STATUS_FOR[result.status]
+    fields: dict[str, Any] = {
+        "publish_status": status,
+        "publish_attempts": row.publish_attempts + 1,
+        "publish_error": result.error[:2000],
+    }
+    if status == PublishStatus.PUBLISHED:
+        fields["published_at"] = timezone.now()
+    StageEvent.objects.filter(pk=row.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(row, name, value)
+    if status == PublishStatus.FAILED:
+        log.warning(
+            "stage event %s#%s (%s) not published: %s",
+            row.record_key,
+            row.seq,
+            row.routing_key,
+            result.error,
+        )
+
+
+def _lock_for_publishing(job_pk: Any) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(_PUBLISH_LOCK, [f"stage-publish:{job_pk}"])
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
+def _heads(job_pks: Sequence[Any]) -> list[StageEvent]:
+    """The first unpublished event of each job."""
+    return list(
+        StageEvent.objects.filter(job_id__in=job_pks, publish_status__in=UNPUBLISHED)
+        .order_by("job_id", "seq")
+        .distinct("job_id")
+    )
+
+
+def _publish_round(job_pks: Sequence[Any], publisher: Publisher) -> tuple[int, int]:
+    """Send the head event of each job not being published elsewhere: (sent, tried)."""
+    with transaction.atomic():
+        locked = [pk for pk in job_pks if _lock_for_publishing(pk)]
+        heads = _heads(locked) if locked else []
+        if not heads:
+            return 0, 0
+        results = publisher.deliver([_outgoing(row) for row in heads])
+        for row, result in zip(heads, results, strict=True):
+            _record(row, result)
+    sent = sum(1 for r in results if r.status is not Delivery.FAILED)
+    return sent, len(heads)
+
+
+def publish_job(job: IngestionJob, publisher: Publisher) -> int:
+    """Send ``job``'s unpublished events in seq order, stopping at the first failure.
+
+    Never raises: a publishing problem is logged and the events stay in the outbox.
+    """
+    sent = 0
+    try:
+        while publisher.ready():
+            done, tried = _publish_round([job.pk], publisher)
+            sent += done
+            if tried == 0 or done < tried:
+                break
+    except Exception:
+        log.exception("publishing stage events of job %s failed; kept in the outbox", job.pk)
+    return sent
+
+
+def drain_pending(publisher: Publisher, limit: int = 500) -> int:
+    """Retry the backlog, oldest first, one event per job per round; returns events sent.
+
+    The Kafka worker calls this periodically. A round that sends nothing ends the drain
+    (the broker is still down); the next call tries again.
+    """
+    started = time.monotonic()
+    sent = 0
+    while sent < limit and publisher.ready():
+        batch = min(DRAIN_BATCH, limit - sent)
+        job_pks = list(
+            StageEvent.objects.filter(publish_status__in=UNPUBLISHED)
+            .values("job_id")
+            .annotate(first=Min("id"))
+            .order_by("first")
+            .values_list("job_id", flat=True)[:batch]
+        )
+        if not job_pks:
+            break
+        done, _tried = _publish_round(job_pks, publisher)
+        sent += done
+        if done == 0:
+            break
+    if sent:
+        log.info("outbox: drained %s events in %.3fs", sent, time.monotonic() - started)
+    backlog_size()
+    return sent
+
+
+def _replayed(job: IngestionJob, terminal_only: bool) -> list[StageEvent]:
+    rows = list(StageEvent.objects.filter(job=job).order_by("seq"))
+    if not terminal_only:
+        return rows
+    terminals = [r for r in rows if is_terminal(r.payload.get("stage"), r.payload.get("status"))]
+    return terminals[-1:]
+
+
+def replay_job(
+    job: IngestionJob, *, terminal_only: bool = False, publisher: Publisher | None = None
+) -> int:
+    """Re-send a job's logged events (all, or only the last terminal one); returns the count.
+
+    Nothing is appended. Without a publisher the events are marked pending again for the
+    worker's drain loop (the admin UI's "terbitkan ulang"). With one, they are sent now in
+    seq order, stopping at the first failure; only a publisher that reaches the partner
+    (Kafka) updates their publish status.
+    """
+    rows = _replayed(job, terminal_only)
+    if publisher is None:
+        StageEvent.objects.filter(pk__in=[r.pk for r in rows]).update(
+            publish_status=PublishStatus.PENDING, publish_error=""
+        )
+        log.info("replay of job %s scheduled: %s events", job_key(job), len(rows))
+        return len(rows)
+    sent = 0
+    with transaction.atomic():
+        if not _lock_for_publishing(job.pk):
+            log.warning("replay of job %s skipped: its events are being published", job.pk)
+            return 0
+        for row in rows:
+            result = publisher.deliver([_outgoing(row)])[0]
+            if publisher.delivers_to_partner and row.publish_status != PublishStatus.PUBLISHED:
+                _record(row, result)
+            if result.status is Delivery.FAILED:
+                break
+            sent += 1
+    log.info("replay of job %s: %s of %s events sent", job_key(job), sent, len(rows))
+    return sent
+
+
+def _registry_for(job: IngestionJob) -> str | None:
+    last = StageEvent.objects.filter(job=job).order_by("-seq").values_list("payload", flat=True)
+    for payload in last[:1]:
+        if isinstance(payload, dict) and payload.get("registryId"):
+            return str(payload["registryId"])
+    if job.document is not None and job.document.registry_id:
+        return job.document.registry_id
+    value = job.payload.get("registryId") or job.payload.get("documentId")
+    return str(value) if value else (str(job.document_id) if job.document_id else None)
+
+
+def record_terminal_after_review(job: IngestionJob) -> StageEvent:
+    """The last parked chunk of ``job``'s document was reviewed: log indexed/done.
+
+    Runs in the review's transaction, so the event exists iff the status change commits;
+    the worker's drain loop publishes it.
+    """
+    document = job.document
+    if document is None:
+        raise ValueError(f"job {job.pk} has no document")
+    meta: dict[str, Any] = {
+        "chunkCount": Chunk.objects.filter(document=document, indexed=True).count()
+    }
+    if document.ocr_confidence is not None:
+        meta["ocrConfidence"] = document.ocr_confidence
+    payload = build_event(
+        RoutingKey.INDEXED,
+        job_id=job_key(job),
+        registry_id=_registry_for(job),
+        ai_document_id=str(document.pk),
+        meta=meta,
+    )
+    status = PublishStatus.PENDING if job.partner_job_id else PublishStatus.NOT_APPLICABLE
+    (row,) = append(job, [NewEvent(RoutingKey.INDEXED, payload)], status=status)
+    log.info("job %s: indexed/done after review logged as #%s", job_key(job), row.seq)
+    return row
+
+
+def backlog_size() -> int:
+    """Events logged but not yet published (pending or failed), also exported as a gauge."""
+    from aceh_rag.platform.metrics import OUTBOX_BACKLOG
+
+    size = StageEvent.objects.filter(publish_status__in=UNPUBLISHED).count()
+    OUTBOX_BACKLOG.set(size)
+    return size
