@@ -37,7 +37,10 @@ def require_env(name: str) -> str:
     value = os.environ.get(name, "").strip()
     if value:
         return value
-    message = f"{name} tidak di-set: jalankan tes lewat `make test` (scripts/test_runner.py)"
+    message = (
+        f"{name} tidak di-set: jalankan tes lewat `make test` "
+        "(scripts/test_runner.py; tes Kafka tanpa --no-kafka)"
+    )
     if services_required():
         pytest.fail(message)
     pytest.skip(message)
