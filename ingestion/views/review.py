@@ -28,6 +28,7 @@ from ingestion.views.common import is_htmx, page, paginate
 log = logging.getLogger(__name__)
 
 PAGE_IMAGE_DPI = 110
+PAGE_IMAGE_MAX_PIXELS = 6_000_000  # a poster-sized scan is shown smaller, never refused
 PENDING = Q(chunks__indexed=False, chunks__review_state=ReviewState.PENDING)
 
 
@@ -183,7 +184,7 @@ def _render_page(document: Document, number: int) -> bytes:
     with tempfile.TemporaryDirectory(prefix="page-") as tmp:
         source = Path(tmp) / f"source{suffix}"
         get_storage().download_to(document.storage_key, source, int(settings.INGEST_MAX_BYTES))
-        png = render_page_png(source, number, PAGE_IMAGE_DPI)
+        png = render_page_png(source, number, PAGE_IMAGE_DPI, max_pixels=PAGE_IMAGE_MAX_PIXELS)
     log.info("rendered page %s of %s in %.0f ms", number, document.pk, _ms(started))
     return png
 
