@@ -244,8 +244,8 @@ def _process(
             fields=fields,
         ),
     )
-    for key, meta in pending:
-        obs.milestone(key, document_id=document.pk, meta=meta)
+    for key, held_meta in pending:
+        obs.milestone(key, document_id=document.pk, meta=held_meta)
     terminal = (
         Milestone.NEEDS_REVIEW
         if summary.status == DocumentStatus.NEEDS_REVIEW

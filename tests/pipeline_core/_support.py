@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 
 from ingestion import storage as storage_module
 from ingestion.pipeline.embed import LocalE5Embedder
-from ingestion.pipeline.request import IngestRequest, PipelineObserver, Provenance
+from ingestion.pipeline.request import IngestRequest, IngestResult, PipelineObserver, Provenance
 
 LEGAL_TEXT = (
     "QANUN ACEH NOMOR 3 TAHUN 2026\n\n"
@@ -61,8 +62,13 @@ class CountingEmbedder(LocalE5Embedder):
         return super()._passages(texts)
 
 
+def doc_id(result: IngestResult) -> UUID:
+    assert result.document_id is not None, result.error
+    return result.document_id
+
+
 @pytest.fixture
-def store_dir(tmp_path: Path, settings: Any) -> Path:
+def store_dir(tmp_path: Path, settings: Any) -> Iterator[Path]:
     """A fresh file:// object store and fast retries for this test."""
     root = tmp_path / "objects"
     root.mkdir()
