@@ -62,6 +62,14 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float, 
     raise ServiceError(f"{name} tidak siap di port {port} dalam {timeout:.0f} detik")
 
 
+def _wait_for_file(path: Path, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise ServiceError(f"{path} tidak muncul dalam {timeout:.0f} detik")
+        time.sleep(0.02)
+
+
 def _terminate(process: subprocess.Popen[bytes] | None, timeout: float = 10.0) -> None:
     if process is None or process.poll() is not None:
         return
@@ -117,10 +125,13 @@ class RedisServer:
         cmd += ["--dir", str(self.work_dir), "--save", "", "--appendonly", "yes"]
         cmd += ["--logfile", str(self.work_dir / "redis.log"), "--daemonize", "no"]
         cmd += ["--pidfile", str(self.work_dir / "redis.pid")]
+        (self.work_dir / "redis.pid").unlink(missing_ok=True)  # stale after a SIGKILL
         self.process = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
         )
         _wait_for_port(self.port, self.process, timeout, "redis-server")
+        # Redis writes its pid file just after it starts listening; reap_strays needs it.
+        _wait_for_file(self.work_dir / "redis.pid", timeout)
         log.info("redis ready at %s in %.2fs", self.url, time.monotonic() - started)
 
     def stop(self) -> None:
