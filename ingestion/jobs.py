@@ -358,8 +358,10 @@ def record_result(job: IngestionJob, result: IngestResult) -> None:
 def run_upload_job(job: IngestionJob) -> IngestResult:
     """Process one claimed upload job through the shared pipeline."""
     from ingestion.pipeline.runner import ingest
+    from partner_events.lifecycle import StageEventObserver
 
-    result = ingest(request_for_job(job), JobProgressObserver(job))
+    # Also logs the job's stage events (publish status not_applicable) for the UI timeline.
+    result = ingest(request_for_job(job), StageEventObserver(job))
     record_result(job, result)
     return result
 
