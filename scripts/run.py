@@ -30,8 +30,16 @@ def main() -> int:
     bind = os.environ.get("BIND", "127.0.0.1:8000")
     children = [
         subprocess.Popen(
-            [PY, "-m", "gunicorn", "aceh_rag.wsgi:application", "-c", "docker/gunicorn.conf.py",
-             "--bind", bind],
+            [
+                PY,
+                "-m",
+                "gunicorn",
+                "aceh_rag.wsgi:application",
+                "-c",
+                "docker/gunicorn.conf.py",
+                "--bind",
+                bind,
+            ],
             cwd=ROOT,
         ),
         subprocess.Popen([PY, "manage.py", "ingest_worker"], cwd=ROOT),
