@@ -103,7 +103,9 @@ def _database_from_url(url: str) -> dict[str, Any]:
         parts = conninfo_to_dict(url)
     except Exception as exc:  # psycopg raises ProgrammingError for a malformed URL
         raise ImproperlyConfigured(f"DATABASE_URL is not a valid libpq URL: {exc}") from exc
-    options = {k: v for k, v in parts.items() if k not in {"dbname", "user", "password", "host", "port"}}
+    options = {
+        k: v for k, v in parts.items() if k not in {"dbname", "user", "password", "host", "port"}
+    }
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": parts.get("dbname") or "postgres",
@@ -239,7 +241,9 @@ STRUCTURED_FORMATS = env_list("STRUCTURED_FORMATS", ["csv", "xlsx"])
 
 INGEST_MAX_BYTES = env_int("INGEST_MAX_BYTES", 200 * 1024 * 1024, minimum=1)
 INGEST_MAX_PAGES = env_int("INGEST_MAX_PAGES", 2000, minimum=1)
-INGEST_MAX_UNCOMPRESSED_BYTES = env_int("INGEST_MAX_UNCOMPRESSED_BYTES", 500 * 1024 * 1024, minimum=1)
+INGEST_MAX_UNCOMPRESSED_BYTES = env_int(
+    "INGEST_MAX_UNCOMPRESSED_BYTES", 500 * 1024 * 1024, minimum=1
+)
 INGEST_MAX_IMAGE_PIXELS = env_int("INGEST_MAX_IMAGE_PIXELS", 80_000_000, minimum=1)
 OCR_REVIEW_THRESHOLD = env_float("OCR_REVIEW_THRESHOLD", 0.75, minimum=0.0)
 OCR_RENDER_DPI = env_int("OCR_RENDER_DPI", 200, minimum=72)
@@ -269,7 +273,9 @@ GATEWAY_OCR_MODEL = env_str("GATEWAY_OCR_MODEL", "paddleocr")
 GATEWAY_LLM_MODEL = env_opt_str("GATEWAY_LLM_MODEL")
 GATEWAY_CONFIG_VERSION = env_str("GATEWAY_CONFIG_VERSION", "1")
 GATEWAY_TIMEOUT_SECONDS = env_float("GATEWAY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
-GATEWAY_INTERACTIVE_TIMEOUT_SECONDS = env_float("GATEWAY_INTERACTIVE_TIMEOUT_SECONDS", 20.0, minimum=1.0)
+GATEWAY_INTERACTIVE_TIMEOUT_SECONDS = env_float(
+    "GATEWAY_INTERACTIVE_TIMEOUT_SECONDS", 20.0, minimum=1.0
+)
 GATEWAY_MAX_RETRIES = env_int("GATEWAY_MAX_RETRIES", 3, minimum=0)
 GATEWAY_OCR_PROCESSING_TIMEOUT_SECONDS = env_float(
     "GATEWAY_OCR_PROCESSING_TIMEOUT_SECONDS", 600.0, minimum=1.0

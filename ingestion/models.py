@@ -208,6 +208,9 @@ class EmbeddingCache(models.Model):
             models.UniqueConstraint(fields=["model", "text_hash"], name="embedding_cache_key"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.model}:{self.text_hash[:12]}"
+
 
 class JobOrigin(models.TextChoices):
     KAFKA = "kafka", "Kafka"
@@ -316,6 +319,9 @@ class StageEvent(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.job_id}#{self.seq} {self.routing_key}"
+
 
 class ReviewAction(models.Model):
     """Who did what to a parked chunk, with the text before and after."""
@@ -325,9 +331,7 @@ class ReviewAction(models.Model):
         APPROVE = "approve", "Setujui"
         REJECT = "reject", "Tolak"
 
-    document = models.ForeignKey(
-        Document, on_delete=models.CASCADE, related_name="review_actions"
-    )
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="review_actions")
     chunk = models.ForeignKey(Chunk, null=True, on_delete=models.SET_NULL)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     action = models.CharField(max_length=16, choices=Action.choices)
@@ -337,6 +341,9 @@ class ReviewAction(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.chunk_id} by {self.user_id}"
 
 
 class ApiToken(models.Model):

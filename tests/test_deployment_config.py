@@ -34,9 +34,10 @@ def test_compose_runs_the_whole_production_like_stack() -> None:
     for name in ("postgres", "redis", "kafka", "minio", "migrate", "web", "worker"):
         assert name in services, name
     assert "pgvector" in services["postgres"]["image"]
-    assert "KRaft" in (ROOT / "docker" / "compose.yaml").read_text() or services["kafka"][
-        "environment"
-    ]["KAFKA_PROCESS_ROLES"] == "broker,controller"
+    assert (
+        "KRaft" in (ROOT / "docker" / "compose.yaml").read_text()
+        or services["kafka"]["environment"]["KAFKA_PROCESS_ROLES"] == "broker,controller"
+    )
     assert services["worker"]["command"][-1] == "kafka_worker"
 
 
@@ -81,9 +82,7 @@ def test_check_deploy_reports_no_problems_in_a_production_like_environment() -> 
             "SECRET_KEY": "k7#Qv2!pL9@xR4$mT8^wZ1&bN6*cF3(hJ5)dS0_gY-eU+aI=oP" * 2,
             "DEBUG": "false",
             "ALLOWED_HOSTS": "rag.acehprov.go.id",
-            "DATABASE_URL": os.environ.get(
-                "DATABASE_URL", "postgresql://check@localhost/check"
-            ),
+            "DATABASE_URL": os.environ.get("DATABASE_URL", "postgresql://check@localhost/check"),
         }
     )
     result = subprocess.run(
@@ -100,7 +99,11 @@ def test_check_deploy_reports_no_problems_in_a_production_like_environment() -> 
 def test_a_bad_boolean_in_the_environment_fails_loudly() -> None:
     env = {**os.environ, "KAFKA_ENABLED": "perhaps"}
     result = subprocess.run(
-        [sys.executable, "-c", "import django,os; os.environ.setdefault('DJANGO_SETTINGS_MODULE','aceh_rag.settings'); django.setup()"],
+        [
+            sys.executable,
+            "-c",
+            "import django,os; os.environ.setdefault('DJANGO_SETTINGS_MODULE','aceh_rag.settings'); django.setup()",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
