@@ -97,13 +97,9 @@ def test_check_deploy_reports_no_problems_in_a_production_like_environment() -> 
 
 
 def test_a_bad_boolean_in_the_environment_fails_loudly() -> None:
-    env = {**os.environ, "KAFKA_ENABLED": "perhaps"}
+    env = {**os.environ, "KAFKA_ENABLED": "perhaps", "DJANGO_SETTINGS_MODULE": "aceh_rag.settings"}
     result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import django,os; os.environ.setdefault('DJANGO_SETTINGS_MODULE','aceh_rag.settings'); django.setup()",
-        ],
+        [sys.executable, "-c", "import django; django.setup()"],
         cwd=ROOT,
         env=env,
         capture_output=True,
