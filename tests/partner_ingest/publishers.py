@@ -18,7 +18,8 @@ class RefusingPublisher(StdoutPublisher):
     delivers_to_partner = True
 
     def __init__(self, refuse: Callable[[OutgoingEvent], bool]) -> None:
-        super().__init__(io.StringIO())
+        self.buffer = io.StringIO()
+        super().__init__(self.buffer)
         self.refuse = refuse
         self.attempted: list[tuple[str, int]] = []
 
@@ -34,4 +35,4 @@ class RefusingPublisher(StdoutPublisher):
 
     @property
     def lines(self) -> list[dict[str, Any]]:
-        return [json.loads(line) for line in self.stream.getvalue().splitlines()]
+        return [json.loads(line) for line in self.buffer.getvalue().splitlines()]
