@@ -13,7 +13,8 @@ from uuid import UUID
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -29,7 +30,20 @@ log = logging.getLogger(__name__)
 
 PAGE_IMAGE_DPI = 110
 PAGE_IMAGE_MAX_PIXELS = 6_000_000  # a poster-sized scan is shown smaller, never refused
-PENDING = Q(chunks__indexed=False, chunks__review_state=ReviewState.PENDING)
+
+
+def _pending_count() -> Any:
+    # A correlated count through the partial "parked chunks" index: a JOIN + GROUP BY over
+    # every chunk of every listed document took ~0.5 s at 300k chunks.
+    return (
+        Chunk.objects.filter(
+            document=OuterRef("pk"), indexed=False, review_state=ReviewState.PENDING
+        )
+        .order_by()
+        .values("document")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
 
 
 @reviewer_required
@@ -37,7 +51,9 @@ def review_queue(request: HttpRequest) -> HttpResponse:
     documents = (
         Document.objects.filter(status=DocumentStatus.NEEDS_REVIEW)
         .only("id", "title", "source_type", "ocr_confidence", "page_count", "created_at")
-        .annotate(pending=Count("chunks", filter=PENDING))
+        .annotate(
+            pending=Coalesce(Subquery(_pending_count(), output_field=IntegerField()), Value(0))
+        )
         .order_by("created_at")
     )
     return page(
