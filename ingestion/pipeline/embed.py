@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,19 +69,24 @@ class LocalE5Embedder(Embedder):
             return self._model
 
     def _passages(self, texts: list[str]) -> list[list[float]]:
+        from aceh_rag.platform.audit import audit_call
+
         vectors: list[list[float]] = []
         for start in range(0, len(texts), LOCAL_BATCH):
             batch = texts[start : start + LOCAL_BATCH]
-            began = time.monotonic()
-            matrix = self.model.passage(batch)
+            # One audit event per model call (dormant unless AUDIT_REDIS_URL is set).
+            with audit_call("embed", self.model_id, request_body=batch) as event:
+                matrix = self.model.passage(batch)
+                event.items = len(batch)
             vectors.extend(row.tolist() for row in matrix)
-            _audit("embed", self.model_id, began, len(batch))
         return vectors
 
     def _query(self, text: str, *, interactive: bool) -> list[float]:
-        began = time.monotonic()
-        vector: list[float] = self.model.query(text).tolist()
-        _audit("embed", self.model_id, began, 1)
+        from aceh_rag.platform.audit import audit_call
+
+        with audit_call("embed", self.model_id, request_body=[text]) as event:
+            vector: list[float] = self.model.query(text).tolist()
+            event.items = 1
         return vector
 
 
@@ -114,28 +118,6 @@ class GatewayEmbedder(Embedder):
         except TransientError as exc:
             raise EmbeddingUnavailable(exc.reason, code=exc.code, detail=exc.detail) from exc
         return list(vectors[0])
-
-
-def _audit(operation: str, model: str, began: float, items: int) -> None:
-    """An audit event for an in-process model call; dormant unless the audit SDK is set up."""
-    try:
-        from aceh_rag.platform import audit
-    except ImportError:
-        return
-    emit = getattr(audit, "emit_model_call", None) or getattr(audit, "emit", None)
-    if emit is None:
-        return
-    try:
-        emit(
-            operation=operation,
-            model=model,
-            upstream="in-process",
-            total_ms=int((time.monotonic() - began) * 1000),
-            status="ok",
-            items=items,
-        )
-    except Exception:  # auditing must never fail the model call
-        log.debug("audit emit failed", exc_info=True)
 
 
 _embedders: dict[tuple[str, str], Embedder] = {}
