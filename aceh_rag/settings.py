@@ -214,6 +214,9 @@ KAFKA_MAX_RETRIES = env_int("KAFKA_MAX_RETRIES", 3, minimum=0)
 KAFKA_RETRY_BACKOFF_SECONDS = env_float("KAFKA_RETRY_BACKOFF_SECONDS", 2.0, minimum=0.0)
 KAFKA_DRAIN_SECONDS = env_float("KAFKA_DRAIN_SECONDS", 300.0, minimum=0.0)
 KAFKA_METRICS_PORT = env_int("KAFKA_METRICS_PORT", 9464, minimum=0)
+KAFKA_PUBLISH_TIMEOUT_SECONDS = env_float("KAFKA_PUBLISH_TIMEOUT_SECONDS", 10.0, minimum=0.1)
+# A `processing` job whose heartbeat is older than this is a crash leftover and runs again.
+JOB_STALE_SECONDS = env_float("JOB_STALE_SECONDS", 900.0, minimum=1.0)
 KAFKA_SECURITY: dict[str, Any] = env_json_object("KAFKA_SECURITY", {})
 
 # --- Partner contract knobs ----------------------------------------------------------------
