@@ -71,7 +71,9 @@ class MultipleFileField(forms.FileField):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(
+    # The field shadows BaseForm.files only in the type checker: Django's form metaclass moves
+    # declared fields into base_fields, so request.FILES stays reachable as self.files.
+    files = MultipleFileField(  # type: ignore[assignment]
         label=_("Berkas"),
         error_messages={"required": _("Pilih setidaknya satu berkas.")},
     )

@@ -66,7 +66,9 @@ def _median_job_seconds(origin: str) -> float:
         .order_by("-finished_at")
         .values_list("started_at", "finished_at")[: job_service.RECENT_JOBS]
     )
-    durations = [(end - start).total_seconds() for start, end in rows if end >= start]
+    durations = [
+        (end - start).total_seconds() for start, end in rows if start and end and end >= start
+    ]
     return statistics.median(durations) if durations else float(job_service.DEFAULT_JOB_SECONDS)
 
 

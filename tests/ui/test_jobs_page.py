@@ -8,7 +8,14 @@ import uuid
 import pytest
 from django.test import Client
 
-from ingestion.models import DocumentStatus, JobOrigin, JobState, PublishStatus, StageEvent
+from ingestion.models import (
+    DocumentStatus,
+    IngestionJob,
+    JobOrigin,
+    JobState,
+    PublishStatus,
+    StageEvent,
+)
 from tests.ui._support import (  # noqa: F401 (fixtures)
     admin_client,
     admin_user,
@@ -17,7 +24,7 @@ from tests.ui._support import (  # noqa: F401 (fixtures)
 )
 
 
-def _kafka_job(state: str = JobState.DONE) -> tuple[object, uuid.UUID]:
+def _kafka_job(state: str = JobState.DONE) -> tuple[IngestionJob, uuid.UUID]:
     job_id = uuid.uuid4()
     document = make_document(
         status=DocumentStatus.FAILED if state == JobState.FAILED else "indexed"
@@ -74,8 +81,8 @@ def test_a_failed_job_can_be_run_again(admin_client: Client) -> None:
     job, job_id = _kafka_job(JobState.FAILED)
     response = admin_client.post(f"/jobs/{job_id}/rerun")
     assert response.status_code == 302
-    job.refresh_from_db()  # type: ignore[attr-defined]
-    assert job.state == JobState.QUEUED and job.error == ""  # type: ignore[attr-defined]
+    job.refresh_from_db()
+    assert job.state == JobState.QUEUED and job.error == ""
 
 
 @pytest.mark.django_db

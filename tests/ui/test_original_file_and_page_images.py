@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from tests.ui._support import (  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
-def stored_pdf(tmp_path: Path, settings: Any) -> tuple[Any, bytes]:
+def stored_pdf(tmp_path: Path, settings: Any) -> Iterator[tuple[Any, bytes]]:
     settings.OBJECT_STORAGE_URL = (tmp_path / "objects").as_uri()
     settings.PAGE_IMAGE_CACHE_DIR = tmp_path / "page-cache"
     storage_module._cached.cache_clear()

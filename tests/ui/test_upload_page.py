@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from tests.ui._support import admin_client, admin_user  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
-def store(tmp_path: Path, settings: Any) -> Path:
+def store(tmp_path: Path, settings: Any) -> Iterator[Path]:
     settings.OBJECT_STORAGE_URL = tmp_path.as_uri()
     storage_module._cached.cache_clear()
     yield tmp_path
