@@ -255,6 +255,9 @@ CHUNK_OVERLAP_TOKENS = env_int("CHUNK_OVERLAP_TOKENS", 40, minimum=0)
 EMBEDDING_DIM = env_int("EMBEDDING_DIM", 384, minimum=1)
 LOCAL_EMBED_MODEL = "multilingual-e5-small-q4"
 LOCAL_OCR_MODEL = "rapidocr-ppocr"
+# Upload workers running (the queue ETA divides by it) and where review page images are cached.
+INGEST_WORKERS = env_int("INGEST_WORKERS", 1, minimum=1)
+PAGE_IMAGE_CACHE_DIR = Path(env_str("PAGE_IMAGE_CACHE_DIR", str(DATA_DIR / "page-cache")))
 UPLOAD_WORKER_POLL_SECONDS = env_float("UPLOAD_WORKER_POLL_SECONDS", 1.0, minimum=0.05)
 
 # --- Search --------------------------------------------------------------------------------
