@@ -225,6 +225,7 @@ class JobState(models.TextChoices):
     deferred → queued                (the worker re-runs it once the lock is free)
     processing → queued              (crash recovery: a stale claim is re-queued)
     failed → queued                  (partner re-publishes the jobId, or an admin re-runs it)
+    needs_review → done              (a reviewer settled the last parked chunk)
     done | needs_review | skipped    are final for a jobId: redelivery emits nothing.
     """
 
