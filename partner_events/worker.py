@@ -1,0 +1,426 @@
+"""``manage.py kafka_worker``: the production consumer of doc.uploaded.
+
+One record at a time runs in a database thread (:func:`partner_events.handler.
+handle_record`) while the main thread keeps calling ``poll()`` with every partition
+paused, so a long document never costs the group membership (max.poll.interval.ms).
+Every Kafka call stays on the main thread; every database call on the other one.
+
+Offsets are committed by the worker (``enable.auto.commit=false``) once a record's outcome
+is saved, at the position :class:`~partner_events.worker_offsets.OffsetTracker` allows: a
+``deferred`` record holds its partition's commit until its job — saved in Postgres with
+the event — is re-run by this or another worker and reaches an outcome. Between records
+the same thread runs the chores of :mod:`partner_events.worker_jobs` and drains the
+stage-event outbox.
+
+Rebalances: a partition being revoked while its record runs waits for it (bounded) and
+commits; past the bound the new owner's delivery meets the jobId's ``processing`` row and
+is deferred, so nothing is published twice. Shutdown: the first SIGTERM/SIGINT stops
+fetching, finishes the record in flight (bounded by KAFKA_DRAIN_SECONDS), commits and
+flushes; a second one exits at once without committing the record in flight.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from django.db import close_old_connections
+
+from partner_events.handler import ConsumerOutcome, HandleOutcome, handle_record
+from partner_events.outbox import drain_pending
+from partner_events.publisher import Publisher
+from partner_events.worker_config import WorkerConfig, consumer_config
+from partner_events.worker_jobs import reclaim_orphans, resolved_jobs, retry_deferred
+from partner_events.worker_metrics import (
+    COMMITS,
+    CONSUMER_LAG,
+    DEFERRED_RERUNS,
+    HELD_OFFSETS,
+    ORPHANS_RECLAIMED,
+    RECORD_SECONDS,
+    RECORDS,
+    clear_lag,
+)
+from partner_events.worker_offsets import OffsetTracker, TopicPartitionKey
+
+log = logging.getLogger("partner_events.worker")
+
+EXIT_OK = 0
+EXIT_DRAIN_TIMEOUT = 1
+EXIT_ABORTED = 130
+MAX_HANDLER_BACKOFF_S = 60.0
+DRAIN_LIMIT = 500
+
+
+class StopFlag:
+    """Set by signal handlers: the first signal drains, the second aborts."""
+
+    def __init__(self) -> None:
+        self.requested = threading.Event()
+        self.abort = threading.Event()
+
+    def signal(self) -> None:
+        if self.requested.is_set():
+            self.abort.set()
+        self.requested.set()
+
+
+@dataclass(slots=True)
+class Task:
+    future: Future[Any]
+    started: float
+    message: Any = None  # the record being handled; None for chores
+
+
+@dataclass(slots=True)
+class Chores:
+    orphans: list[str] = field(default_factory=list)
+    rerun: HandleOutcome | None = None
+    drained: int = 0
+    resolved: set[str] = field(default_factory=set)
+
+
+def canonical_job(outcome: HandleOutcome) -> str | None:
+    if outcome.job is not None and outcome.job.partner_job_id is not None:
+        return str(outcome.job.partner_job_id)
+    try:
+        return str(UUID(str(outcome.job_id)))
+    except ValueError:
+        return None
+
+
+def _tp(message_or_partition: Any) -> TopicPartitionKey:
+    return (message_or_partition.topic(), message_or_partition.partition())
+
+
+def _run_record(raw: bytes, publisher: Publisher) -> HandleOutcome:
+    close_old_connections()  # a connection Postgres dropped while idle is replaced
+    return handle_record(raw, publisher=publisher)
+
+
+def _run_chores(config: WorkerConfig, publisher: Publisher, held: set[str], rerun: bool) -> Chores:
+    close_old_connections()
+    chores = Chores(orphans=reclaim_orphans(config.orphan_grace_s))
+    if rerun:
+        chores.rerun = retry_deferred(publisher, config.deferred_retry_s)
+    chores.drained = drain_pending(publisher, DRAIN_LIMIT)
+    chores.resolved = resolved_jobs(held)
+    return chores
+
+
+class KafkaWorker:
+    def __init__(self, config: WorkerConfig, publisher: Publisher, stop: StopFlag) -> None:
+        from confluent_kafka import Consumer
+
+        self.config = config
+        self.publisher = publisher
+        self.stop = stop
+        self.consumer = Consumer({**consumer_config(config), "on_commit": self._on_commit})
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="kafka-ingest")
+        self.tracker = OffsetTracker()
+        self.assigned: set[TopicPartitionKey] = set()
+        self.waiting: deque[Any] = deque()  # fetched while busy; handled before new polls
+        self.task: Task | None = None
+        self.paused = False
+        self.aborting = False
+        self.retry_at = 0.0
+        self.failures = 0
+        self.next_chores = 0.0
+        self.next_lag = 0.0
+        self.handled = 0
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.consumer.subscribe(
+            [self.config.input_topic],
+            on_assign=self._on_assign,
+            on_revoke=self._on_revoke,
+            on_lost=self._on_lost,
+        )
+        log.info("kafka worker: consuming %s as %s", self.config.input_topic, self.config.group)
+        while not self.stop.requested.is_set():
+            self._tick()
+        return self._shutdown()
+
+    def _tick(self) -> None:
+        message = self.consumer.poll(self.config.poll_s)
+        if message is not None:
+            self._on_message(message)
+        self._check_task()
+        self.publisher.poll()
+        now = time.monotonic()
+        if self.task is None and now >= self.retry_at and not self.stop.requested.is_set():
+            if self.waiting:
+                self._start_record(self.waiting.popleft())
+            elif now >= self.next_chores:
+                self._start_chores()
+            elif self.paused:
+                self._resume()
+        if now >= self.next_lag:
+            self.next_lag = now + self.config.lag_every_s
+            self._update_lag()
+        self._commit_due()
+
+    def _on_message(self, message: Any) -> None:
+        error = message.error()
+        if error is not None:
+            log.warning("kafka worker: consumer error: %s", error)
+            return
+        if self.task is not None or self.waiting or time.monotonic() < self.retry_at:
+            self.waiting.append(message)
+            self._pause()
+            return
+        self._start_record(message)
+
+    def _start_record(self, message: Any) -> None:
+        self._pause()
+        self.tracker.start(_tp(message), message.offset())
+        future = self.executor.submit(_run_record, message.value() or b"", self.publisher)
+        self.task = Task(future, time.monotonic(), message)
+
+    def _start_chores(self) -> None:
+        held = self.tracker.held_jobs()
+        future = self.executor.submit(_run_chores, self.config, self.publisher, held, True)
+        self.task = Task(future, time.monotonic())
+
+    def _check_task(self) -> None:
+        task = self.task
+        if task is None or not task.future.done():
+            return
+        self.task = None
+        if task.message is None:
+            self._after_chores(task)
+        else:
+            self._after_record(task)
+
+    def _after_record(self, task: Task) -> None:
+        message = task.message
+        tp, offset = _tp(message), message.offset()
+        elapsed = time.monotonic() - task.started
+        try:
+            outcome: HandleOutcome = task.future.result()
+        except Exception:
+            delay = min(self.config.retry_backoff_s * 2**self.failures, MAX_HANDLER_BACKOFF_S)
+            self.failures += 1
+            log.exception(
+                "record %s[%s]@%s: handling raised; read again in %.1fs", *tp, offset, delay
+            )
+            self.tracker.abandon(tp, offset)
+            if tp in self.assigned:
+                self.waiting.appendleft(message)
+            self.retry_at = time.monotonic() + delay
+            return
+        self.failures = 0
+        self.handled += 1
+        RECORDS.labels(outcome=outcome.outcome.value).inc()
+        RECORD_SECONDS.observe(elapsed)
+        deferred = outcome.outcome is ConsumerOutcome.DEFERRED
+        kept = self.tracker.finish(
+            tp, offset, deferred_job=canonical_job(outcome) if deferred else None
+        )
+        HELD_OFFSETS.set(self.tracker.open_count())
+        log.info(
+            "record %s[%s]@%s: jobId=%s documentId=%s outcome=%s commit=%s in %.2fs",
+            *tp,
+            offset,
+            outcome.job_id or "-",
+            outcome.document_id or "-",
+            outcome.outcome.value,
+            "held" if deferred else ("yes" if kept else "new-owner"),
+            elapsed,
+            extra={
+                "jobId": outcome.job_id,
+                "documentId": str(outcome.document_id) if outcome.document_id else None,
+                "outcome": outcome.outcome.value,
+            },
+        )
+
+    def _after_chores(self, task: Task) -> None:
+        self.next_chores = time.monotonic() + self.config.maintenance_s
+        try:
+            chores: Chores = task.future.result()
+        except Exception:
+            log.exception("kafka worker: database chores failed; trying again later")
+            return
+        ORPHANS_RECLAIMED.inc(len(chores.orphans))
+        if chores.rerun is not None:
+            DEFERRED_RERUNS.labels(outcome=chores.rerun.outcome.value).inc()
+            if chores.rerun.outcome is not ConsumerOutcome.DEFERRED:
+                self.next_chores = 0.0  # more may be due; check again at once
+        released = self.tracker.release(chores.resolved)
+        HELD_OFFSETS.set(self.tracker.open_count())
+        if released:
+            log.info("kafka worker: %s deferred records resolved; offsets released", released)
+
+    # --- partitions ----------------------------------------------------------------------
+
+    def _partitions(self, keys: set[TopicPartitionKey]) -> list[Any]:
+        from confluent_kafka import TopicPartition
+
+        return [TopicPartition(topic, partition) for topic, partition in sorted(keys)]
+
+    def _pause(self) -> None:
+        if not self.paused and self.assigned:
+            self.consumer.pause(self._partitions(self.assigned))
+        self.paused = True
+
+    def _resume(self) -> None:
+        if self.assigned:
+            self.consumer.resume(self._partitions(self.assigned))
+        self.paused = False
+
+    def _on_assign(self, consumer: Any, partitions: list[Any]) -> None:
+        consumer.incremental_assign(partitions)
+        keys = {_tp(p) for p in partitions}
+        self.assigned |= keys
+        if self.paused or self.task is not None or self.stop.requested.is_set():
+            consumer.pause(partitions)
+            self.paused = True
+        log.info("kafka worker: assigned %s", sorted(keys))
+
+    def _on_revoke(self, consumer: Any, partitions: list[Any]) -> None:
+        keys = {_tp(p) for p in partitions}
+        task = self.task
+        if task is not None and task.message is not None and _tp(task.message) in keys:
+            self._wait_for_task(self.config.revoke_wait_s, "rebalance")
+        self._commit_due(keys, sync=True)
+        self._forget(keys)
+        log.info("kafka worker: revoked %s", sorted(keys))
+
+    def _on_lost(self, consumer: Any, partitions: list[Any]) -> None:
+        keys = {_tp(p) for p in partitions}
+        self._forget(keys)
+        log.warning("kafka worker: lost %s without commit", sorted(keys))
+
+    def _forget(self, keys: set[TopicPartitionKey]) -> None:
+        self.tracker.drop(keys)
+        self.assigned -= keys
+        self.waiting = deque(m for m in self.waiting if _tp(m) not in keys)
+        for topic, partition in keys:
+            clear_lag(topic, partition)
+
+    def _wait_for_task(self, limit_s: float, why: str) -> bool:
+        """Keep the group alive while the task finishes; False when ``limit_s`` ran out."""
+        deadline = time.monotonic() + limit_s
+        while self.task is not None and not self.aborting:
+            if self.stop.abort.is_set():
+                return False
+            if time.monotonic() >= deadline:
+                log.warning("kafka worker: %s: in-flight record still running", why)
+                return False
+            try:
+                self.task.future.result(timeout=0.2)
+            except Exception:  # reported by _check_task
+                pass
+            self._check_task()
+        return self.task is None
+
+    # --- offsets and lag -----------------------------------------------------------------
+
+    def _commit_due(
+        self, keys: set[TopicPartitionKey] | None = None, *, sync: bool = False
+    ) -> None:
+        from confluent_kafka import KafkaException, TopicPartition
+
+        due = self.tracker.due(self.assigned if keys is None else keys & self.assigned)
+        if not due:
+            return
+        offsets = [TopicPartition(topic, partition, offset) for topic, partition, offset in due]
+        try:
+            if sync:
+                self.consumer.commit(offsets=offsets, asynchronous=False)
+            else:
+                self.consumer.commit(offsets=offsets, asynchronous=True)
+        except KafkaException as exc:
+            COMMITS.labels(result="error").inc()
+            log.warning("kafka worker: commit of %s failed: %s", due, exc)
+            return
+        self.tracker.committed(due)
+        COMMITS.labels(result="sent").inc()
+        log.debug("kafka worker: committed %s", due)
+
+    def _on_commit(self, error: Any, partitions: list[Any]) -> None:
+        failed = [p for p in partitions if p.error is not None]
+        if error is None and not failed:
+            return
+        COMMITS.labels(result="error").inc()
+        log.warning("kafka worker: commit failed (%s); will commit again", error or failed)
+        for partition in failed or partitions:
+            self.tracker.commit_failed(_tp(partition))
+
+    def _update_lag(self) -> None:
+        from confluent_kafka import KafkaException
+
+        partitions = self._partitions(self.assigned)
+        if not partitions:
+            return
+        try:
+            positions = self.consumer.position(partitions)
+            for position in positions:
+                _low, high = self.consumer.get_watermark_offsets(position, timeout=1.0)
+                tracked = self.tracker.partitions.get(_tp(position))
+                at = tracked.position() if tracked is not None else None
+                current = at if at is not None else position.offset
+                if current is not None and current >= 0:
+                    CONSUMER_LAG.labels(position.topic, str(position.partition)).set(
+                        max(0, high - current)
+                    )
+        except KafkaException as exc:
+            log.debug("kafka worker: lag not measured: %s", exc)
+
+    # --- shutdown ------------------------------------------------------------------------
+
+    def _shutdown(self) -> int:
+        log.info(
+            "kafka worker: stopping; finishing the record in flight (at most %.0fs)",
+            self.config.drain_s,
+        )
+        self._pause()
+        finished = self._drain_task()
+        if self.stop.abort.is_set():
+            return self.abort()
+        if not finished:
+            log.error("kafka worker: drain time exceeded; the record in flight is not committed")
+            return self.abort(EXIT_DRAIN_TIMEOUT)
+        self._commit_due(sync=True)
+        self.publisher.close()
+        self.consumer.close()
+        self.executor.shutdown(wait=True)
+        log.info("kafka worker: stopped cleanly after %s records", self.handled)
+        return EXIT_OK
+
+    def _drain_task(self) -> bool:
+        deadline = time.monotonic() + self.config.drain_s
+        while self.task is not None:
+            if self.stop.abort.is_set() or time.monotonic() >= deadline:
+                return False
+            message = self.consumer.poll(self.config.poll_s)
+            if message is not None:
+                self._on_message(message)
+            self._check_task()
+            self.publisher.poll()
+        return True
+
+    def abort(self, code: int = EXIT_ABORTED) -> int:
+        """Leave at once: the record in flight is not committed (it is redelivered)."""
+        self.aborting = True
+        log.warning("kafka worker: exiting now without committing the record in flight")
+        closer = threading.Thread(target=self._close_quietly, daemon=True)
+        closer.start()
+        closer.join(5.0)
+        logging.shutdown()
+        os._exit(code)
+
+    def _close_quietly(self) -> None:
+        try:
+            self.consumer.close()
+        except Exception:
+            log.debug("consumer close failed during abort", exc_info=True)
