@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from aceh_rag import views
+from aceh_rag.api import api
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
@@ -15,5 +16,7 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/", api.urls),
+    path("docs/api/", include("partner_events.urls")),
     path("", include("ingestion.urls")),
 ]

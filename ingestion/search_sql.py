@@ -117,7 +117,7 @@ def lexical_candidates(lex: str, query: SearchQuery, *, limit: int) -> list[Cand
         SELECT c.id, c.document_id
         FROM q, ingestion_chunk c JOIN documents d ON d.id = c.document_id
         WHERE c.search_vector @@ q.q AND c.indexed AND {where}
-        ORDER BY ts_rank_cd(c.search_vector, q.q, 1) DESC, c.id
+        ORDER BY ts_rank(c.search_vector, q.q, 1) DESC, c.id
         LIMIT %(n)s
     """
     with connection.cursor() as cursor:

@@ -1,0 +1,363 @@
+"""API router for documents, jobs and search (mounted under ``/api/`` by aceh_rag.api).
+
+``GET /api/jobs/{id}`` answers in the platform conventions' poll shape (§3.3):
+``queued`` (queue_position, eta_ms) → ``processing`` (stage, progress) → ``completed`` |
+``failed``. Ingestion outcomes that are final but not plain success keep ``completed``
+and say which in ``detail``: ``needs_review`` (some text waits for a human) or
+``skipped`` (structured source or identical bytes: nothing new to index). ``failed``
+carries ``error.message`` — the pipeline's own reason, e.g. "PDF rusak / tidak dapat
+dibaca". An unknown id (internal job id or partner jobId) → 404 ``{"code": "JOB_UNKNOWN"}``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from django.db.models import Count, Q
+from django.http import HttpRequest
+from ninja import File, Form, Query, Router, Schema
+from ninja.files import UploadedFile
+from pydantic import Field
+
+from aceh_rag.api_support import ApiError
+from ingestion.models import Document, IngestionJob, JobState
+from ingestion.search import Editions, SearchQuery, search
+
+router = Router(tags=["ingestion"])
+
+# --- Schemas -------------------------------------------------------------------------------
+
+
+class SearchIn(Schema):
+    q: str = Field(min_length=1, max_length=1000, description="Teks pertanyaan atau kata kunci")
+    limit: int = Field(10, ge=1, le=100)
+    source_type: str | None = Field(None, description="JDIH, OpenData, PPID, SatuData, upload")
+    tahun: str | None = None
+    wilayah: str | None = None
+    jenis: str | None = None
+    status_berlaku: str | None = None
+    classification: str | None = None
+    editions: Literal["latest", "all"] = "latest"
+
+
+class SearchHitOut(Schema):
+    documentId: str
+    title: str
+    headingPath: str
+    pageFrom: int
+    pageTo: int
+    text: str
+    score: float
+    sourceUrl: str
+    sourceType: str
+    sourceKey: str
+    sourceVersion: str
+    chunkId: int
+    nomor: str | None = None
+    tahun: str | None = None
+    jenis: str | None = None
+
+
+class SearchOut(Schema):
+    results: list[SearchHitOut]
+    degraded: Literal["lexical_only"] | None
+    tookMs: float
+
+
+class DocumentUploadIn(Schema):
+    title: str | None = None
+    source_type: str = "upload"
+    source_key: str | None = None
+    source_version: str | None = None
+    classification: str | None = None
+    category: str | None = None
+    skpa_unit: str | None = None
+    jenis: str | None = None
+    nomor: str | None = None
+    tahun: str | None = None
+    wilayah: str | None = None
+    status_berlaku: str | None = None
+    bidang_hukum: str | None = None
+    url: str | None = None
+    pdf_url: str | None = None
+    detail_url: str | None = None
+
+
+class DocumentUploadOut(Schema):
+    jobId: str | None
+    documentId: str | None
+    duplicate: bool
+    status: str
+    message: str
+
+
+class EditionOut(Schema):
+    id: str
+    sourceVersion: str
+    status: str
+    createdAt: datetime
+    latest: bool
+
+
+class ChunkCountsOut(Schema):
+    total: int
+    indexed: int
+    parked: int
+
+
+class DocumentOut(Schema):
+    id: str
+    title: str
+    status: str
+    sourceType: str
+    sourceKey: str
+    sourceVersion: str
+    source: dict[str, Any]
+    fileName: str
+    mimeType: str
+    format: str
+    pageCount: int | None
+    ocrConfidence: float | None
+    failureReason: str
+    createdAt: datetime
+    indexedAt: datetime | None
+    chunks: ChunkCountsOut
+    editions: list[EditionOut]
+
+
+class JobErrorOut(Schema):
+    code: str
+    message: str
+
+
+class JobResultOut(Schema):
+    document_id: str | None
+    outcome: str
+
+
+class JobOut(Schema):
+    job_id: str
+    partner_job_id: str | None
+    status: Literal["queued", "processing", "completed", "failed"]
+    queue_position: int | None
+    eta_ms: int | None
+    stage: str | None
+    progress: int
+    status_text: str
+    detail: Literal["needs_review", "skipped"] | None
+    result: JobResultOut | None
+    error: JobErrorOut | None
+
+
+class ErrorOut(Schema):
+    code: str
+    detail: Any
+
+
+# --- Search --------------------------------------------------------------------------------
+
+
+@router.get("/search", response={200: SearchOut, 401: ErrorOut, 422: ErrorOut}, tags=["search"])
+def search_chunks(request: HttpRequest, params: Query[SearchIn]) -> dict[str, Any]:
+    """Hybrid search (dense + full text, fused by RRF) over indexed chunks with citations."""
+    query = SearchQuery(
+        text=params.q,
+        limit=params.limit,
+        source_type=params.source_type,
+        tahun=params.tahun,
+        wilayah=params.wilayah,
+        jenis=params.jenis,
+        status_berlaku=params.status_berlaku,
+        classification=params.classification,
+        editions=Editions(params.editions),
+    )
+    return search(query).to_json()
+
+
+# --- Documents -----------------------------------------------------------------------------
+
+_SOURCE_METADATA_FIELDS = (
+    "jenis",
+    "nomor",
+    "tahun",
+    "wilayah",
+    "status_berlaku",
+    "bidang_hukum",
+    "url",
+    "pdf_url",
+    "detail_url",
+)
+
+
+@router.post(
+    "/documents",
+    response={202: DocumentUploadOut, 200: DocumentUploadOut, 400: ErrorOut, 401: ErrorOut},
+    tags=["documents"],
+)
+def upload_document(
+    request: HttpRequest, file: File[UploadedFile], meta: Form[DocumentUploadIn]
+) -> tuple[int, dict[str, Any]]:
+    """Upload one file with its metadata; it joins the ingestion queue (202) or, when the
+    same bytes and version already exist, the existing document is returned (200)."""
+    from ingestion.jobs import UploadMeta, enqueue_upload
+
+    upload_meta = UploadMeta(
+        title=meta.title,
+        source_type=meta.source_type,
+        source_key=meta.source_key,
+        source_version=meta.source_version,
+        source_metadata={
+            name: value
+            for name in _SOURCE_METADATA_FIELDS
+            if (value := (getattr(meta, name) or "").strip())
+        },
+        classification=meta.classification,
+        category=meta.category,
+        skpa_unit=meta.skpa_unit,
+    )
+    user = request.user if getattr(request.user, "is_authenticated", False) else None
+    outcome = enqueue_upload(file, meta=upload_meta, user=user)
+    if outcome.error:
+        raise ApiError(400, "UPLOAD_REJECTED", outcome.error)
+    job, document = outcome.job, outcome.document
+    body = {
+        "jobId": str(job.pk) if job else None,
+        "documentId": str(document.pk) if document else None,
+        "duplicate": outcome.duplicate,
+        "status": document.status if document else (job.state if job else "queued"),
+        "message": outcome.message,
+    }
+    return (200 if outcome.duplicate else 202), body
+
+
+def _parse_uuid(value: str, code: str, detail: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        raise ApiError(404, code, detail) from None
+
+
+@router.get(
+    "/documents/{document_id}",
+    response={200: DocumentOut, 401: ErrorOut, 404: ErrorOut},
+    tags=["documents"],
+)
+def get_document(request: HttpRequest, document_id: str) -> dict[str, Any]:
+    """A document with its chunk counts and every edition of the same source."""
+    unknown = "Dokumen tidak ditemukan"
+    pk = _parse_uuid(document_id, "DOCUMENT_UNKNOWN", unknown)
+    document = Document.objects.filter(pk=pk).first()
+    if document is None:
+        raise ApiError(404, "DOCUMENT_UNKNOWN", unknown)
+    counts = document.chunks.aggregate(
+        total=Count("id"), indexed=Count("id", filter=Q(indexed=True))
+    )
+    return {
+        "id": str(document.pk),
+        "title": document.title,
+        "status": document.status,
+        "sourceType": document.source_type,
+        "sourceKey": document.source_key,
+        "sourceVersion": document.source_version,
+        "source": document.source,
+        "fileName": document.file_name,
+        "mimeType": document.mime_type,
+        "format": document.format,
+        "pageCount": document.page_count,
+        "ocrConfidence": document.ocr_confidence,
+        "failureReason": document.failure_reason,
+        "createdAt": document.created_at,
+        "indexedAt": document.indexed_at,
+        "chunks": {
+            "total": counts["total"],
+            "indexed": counts["indexed"],
+            "parked": counts["total"] - counts["indexed"],
+        },
+        "editions": _editions(document),
+    }
+
+
+def _editions(document: Document) -> list[dict[str, Any]]:
+    """All editions of the document's source, newest first; ``latest`` marks the newest
+    edition that is searchable (as search's ``editions=latest`` chooses it)."""
+    editions = list(
+        Document.objects.filter(
+            source_type=document.source_type, metadata__source_key=document.source_key
+        )
+        .annotate(indexed_chunks=Count("chunks", filter=Q(chunks__indexed=True)))
+        .order_by("-created_at", "-id")
+    )
+    latest = next(
+        (e.pk for e in editions if e.indexed_chunks and e.status not in ("archived", "failed")),
+        None,
+    )
+    return [
+        {
+            "id": str(e.pk),
+            "sourceVersion": e.source_version,
+            "status": e.status,
+            "createdAt": e.created_at,
+            "latest": e.pk == latest,
+        }
+        for e in editions
+    ]
+
+
+# --- Jobs ----------------------------------------------------------------------------------
+
+_COMPLETED_DETAIL = {
+    JobState.DONE: None,
+    JobState.NEEDS_REVIEW: "needs_review",
+    JobState.SKIPPED: "skipped",
+}
+
+
+@router.get("/jobs/{job_id}", response={200: JobOut, 401: ErrorOut, 404: ErrorOut}, tags=["jobs"])
+def get_job(request: HttpRequest, job_id: str) -> dict[str, Any]:
+    """Poll a job by our job id or by the partner's jobId."""
+    unknown = "Job tidak dikenal"
+    pk = _parse_uuid(job_id, "JOB_UNKNOWN", unknown)
+    job = IngestionJob.objects.filter(Q(pk=pk) | Q(partner_job_id=pk)).first()
+    if job is None:
+        raise ApiError(404, "JOB_UNKNOWN", unknown)
+    return job_poll_json(job)
+
+
+def job_poll_json(job: IngestionJob) -> dict[str, Any]:
+    """The conventions' poll shape for one job (see the module docstring)."""
+    from ingestion.jobs import queue_info
+
+    info = queue_info(job)
+    body: dict[str, Any] = {
+        "job_id": str(job.pk),
+        "partner_job_id": str(job.partner_job_id) if job.partner_job_id else None,
+        "status": "queued",
+        "queue_position": None,
+        "eta_ms": None,
+        "stage": job.stage or None,
+        "progress": job.progress,
+        "status_text": info.text,
+        "detail": None,
+        "result": None,
+        "error": None,
+    }
+    state = JobState(job.state)
+    if state in (JobState.QUEUED, JobState.DEFERRED):
+        body["queue_position"] = info.position
+        body["eta_ms"] = info.eta_seconds * 1000 if info.eta_seconds is not None else None
+    elif state == JobState.PROCESSING:
+        body["status"] = "processing"
+    elif state == JobState.FAILED:
+        body["status"] = "failed"
+        body["error"] = {"code": "INGEST_FAILED", "message": job.error or "Gagal"}
+    else:
+        body["status"] = "completed"
+        body["detail"] = _COMPLETED_DETAIL[state]
+    if state in _COMPLETED_DETAIL or state == JobState.FAILED:
+        body["result"] = {
+            "document_id": str(job.document_id) if job.document_id else None,
+            "outcome": state.value,
+        }
+    return body
