@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from django.db.models import Count, Q
 from django.http import HttpRequest
-from ninja import File, Form, Query, Router, Schema
+from ninja import File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
@@ -198,7 +198,7 @@ _SOURCE_METADATA_FIELDS = (
 )
 def upload_document(
     request: HttpRequest, file: File[UploadedFile], meta: Form[DocumentUploadIn]
-) -> tuple[int, dict[str, Any]]:
+) -> Status:
     """Upload one file with its metadata; it joins the ingestion queue (202) or, when the
     same bytes and version already exist, the existing document is returned (200)."""
     from ingestion.jobs import UploadMeta, enqueue_upload
@@ -229,7 +229,7 @@ def upload_document(
         "status": document.status if document else (job.state if job else "queued"),
         "message": outcome.message,
     }
-    return (200 if outcome.duplicate else 202), body
+    return Status(200 if outcome.duplicate else 202, body)
 
 
 def _parse_uuid(value: str, code: str, detail: str) -> uuid.UUID:

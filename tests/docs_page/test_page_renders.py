@@ -30,8 +30,8 @@ def test_the_page_lists_every_routing_key_and_metadata_key(client: Client) -> No
     html = page(client)
     for key in ROUTES:
         assert f"<code>{key.value}</code>" in html
-    for key in SOURCE_METADATA_KEYS:
-        assert f"<code>{key}</code>" in html
+    for name in SOURCE_METADATA_KEYS:
+        assert f"<code>{name}</code>" in html
 
 
 @pytest.mark.django_db

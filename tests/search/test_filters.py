@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import pytest
 
 from ingestion.search import SearchQuery, search
@@ -40,8 +43,9 @@ def two_regions() -> dict[str, str]:
     return {"banda": str(banda.id), "besar": str(besar.id)}
 
 
-def found(**filters: str) -> set[str]:
-    response = search(SearchQuery(text="retribusi pasar", **filters), embedder=HashEmbedder())
+def found(**filters: Any) -> set[str]:
+    query = replace(SearchQuery(text="retribusi pasar"), **filters)
+    response = search(query, embedder=HashEmbedder())
     return {hit.document_id for hit in response.results}
 
 
