@@ -54,6 +54,10 @@ def _by_key(request: IngestRequest) -> Any:
 
 def decide(request: IngestRequest, checksum: str) -> Decision:
     """Which of the rules above applies. Read-only; the caller holds the document lock."""
+    if request.reprocess_document_id is not None:
+        target = Document.objects.filter(pk=request.reprocess_document_id).first()
+        if target is not None:
+            return Decision(Action.CORRECT, target, "reprocess requested")
     unchanged = (
         _by_key(request)
         .filter(checksum=checksum, status__in=COMPLETED_STATUSES)

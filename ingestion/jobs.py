@@ -31,6 +31,7 @@ from django.utils import timezone
 from ingestion.models import (
     COMPLETED_STATUSES,
     Document,
+    DocumentStatus,
     IngestionJob,
     JobOrigin,
     JobState,
@@ -243,6 +244,9 @@ def request_for_job(job: IngestionJob) -> IngestRequest:
         source_metadata=dict(p.get("source_metadata") or {}),
         provenance=Provenance(**(p.get("provenance") or {})),
         lock_key=job.lock_key,
+        reprocess_document_id=(
+            UUID(p["reprocess_document_id"]) if p.get("reprocess_document_id") else None
+        ),
     )
 
 
@@ -412,3 +416,68 @@ def queue_info(job: IngestionJob) -> QueueInfo:
     if job.state == JobState.FAILED:
         return QueueInfo(None, None, f"Gagal: {job.error}" if job.error else "Gagal")
     return QueueInfo(None, None, JobState(job.state).label)
+
+
+# --- admin actions: re-run and reprocess -----------------------------------------------------
+
+
+def requeue_job(job: IngestionJob, *, user: Any = None) -> bool:
+    """failed → queued, and its failed document with it (the allowed transitions).
+
+    Upload jobs are picked up by ``ingest_worker``; Kafka jobs by ``kafka_worker``, which
+    re-runs queued and deferred Kafka jobs from their stored event.
+    """
+    with transaction.atomic():
+        locked = IngestionJob.objects.select_for_update().get(pk=job.pk)
+        if locked.state != JobState.FAILED:
+            return False
+        locked.state = JobState.QUEUED
+        locked.stage = ""
+        locked.progress = 0
+        locked.error = ""
+        locked.status_text = ""
+        locked.started_at = None
+        locked.finished_at = None
+        locked.save()
+        if locked.document_id is not None:
+            Document.objects.filter(pk=locked.document_id, status=DocumentStatus.FAILED).update(
+                status=DocumentStatus.QUEUED, failure_reason=""
+            )
+    log.info("job %s re-queued by %s", job.pk, getattr(user, "username", None))
+    return True
+
+
+def enqueue_reprocess(document: Document, *, user: Any = None) -> IngestionJob:
+    """Queue the document's stored file through the pipeline again, corrected in place."""
+    meta = document.metadata or {}
+    payload = {
+        "storage_key": document.storage_key,
+        "file_name": document.file_name,
+        "title": document.title,
+        "title_from_partner": False,
+        "format": document.format,
+        "mime_type": document.mime_type,
+        "source_type": document.source_type,
+        "source_key": str(meta.get("source_key", "")),
+        "source_version": str(meta.get("source_version", "")),
+        "source_metadata": {},
+        "provenance": {},
+        "checksum": document.checksum,
+        "size": document.size_bytes,
+        "reprocess_document_id": str(document.pk),
+    }
+    with transaction.atomic():
+        job = IngestionJob.objects.create(
+            origin=JobOrigin.UPLOAD,
+            state=JobState.QUEUED,
+            document=document,
+            payload=payload,
+            lock_key=f"doc-uploaded:{payload['source_key']}",
+            created_by=user if getattr(user, "pk", None) else None,
+        )
+        if document.status in (DocumentStatus.FAILED, DocumentStatus.ARCHIVED):
+            Document.objects.filter(pk=document.pk).update(
+                status=DocumentStatus.QUEUED, failure_reason=""
+            )
+    log.info("document %s queued for reprocessing as job %s", document.pk, job.pk)
+    return job

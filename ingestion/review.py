@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
@@ -30,6 +30,7 @@ from ingestion.models import (
     ReviewAction,
     ReviewState,
 )
+from partner_events.outbox import record_terminal_after_review
 
 log = logging.getLogger(__name__)
 
@@ -226,23 +227,13 @@ def _finish_jobs(document: Document) -> None:
             document=document, state=JobState.NEEDS_REVIEW
         )
     )
-    record = _outbox_recorder()
     for job in jobs:
         job.state = JobState.DONE
         job.status_text = ""
         job.save(update_fields=["state", "status_text"])
-        if job.partner_job_id is not None and record is not None:
+        if job.partner_job_id is not None:
             # Same transaction: the terminal event is recorded iff the status change commits.
-            record(job)
-
-
-def _outbox_recorder() -> Callable[[IngestionJob], Any] | None:
-    try:
-        from partner_events.outbox import record_terminal_after_review
-    except ImportError:
-        log.warning("partner_events.outbox is not available; terminal status not re-published")
-        return None
-    return record_terminal_after_review
+            record_terminal_after_review(job)
 
 
 def _ms(started: float) -> float:

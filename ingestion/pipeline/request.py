@@ -85,6 +85,9 @@ class IngestRequest:
     source_metadata: dict[str, str] = field(default_factory=dict)
     provenance: Provenance = field(default_factory=Provenance)
     lock_key: str = ""
+    # An admin's "reprocess": re-run this document's stored file in place, even though its
+    # bytes are unchanged (identity rule 1 would otherwise skip it).
+    reprocess_document_id: UUID | None = None
 
     def __post_init__(self) -> None:
         if not self.lock_key:

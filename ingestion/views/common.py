@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -49,19 +47,6 @@ def safe_url(value: object) -> str | None:
     if parts.scheme.lower() in {"http", "https"} and parts.netloc:
         return text
     return None
-
-
-def optional_callable(module: str, name: str) -> Callable[..., Any] | None:
-    """A function from a sibling module that may not be installed yet (parallel work)."""
-    try:
-        mod = importlib.import_module(module)
-    except ImportError:
-        log.warning("optional module %s is not available", module)
-        return None
-    func = getattr(mod, name, None)
-    if func is None:
-        log.warning("optional function %s.%s is not available", module, name)
-    return func
 
 
 def query_string_without(request: HttpRequest, *names: str) -> str:

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from ingestion.forms import DocumentFilterForm
+from ingestion.jobs import enqueue_reprocess
 from ingestion.models import (
     Chunk,
     Document,
@@ -28,7 +29,6 @@ from ingestion.models import (
 from ingestion.permissions import admin_required
 from ingestion.views.common import (
     is_htmx,
-    optional_callable,
     page,
     paginate,
     query_string_without,
@@ -273,10 +273,6 @@ def document_reprocess(request: HttpRequest, pk: UUID) -> HttpResponse:
     if document.status not in REPROCESSABLE:
         messages.error(request, "Dokumen ini sedang diproses; tunggu hingga selesai.")
         return redirect("document_detail", pk=pk)
-    reprocess = optional_callable("ingestion.jobs", "enqueue_reprocess")
-    if reprocess is None:
-        messages.error(request, "Pemrosesan ulang belum tersedia di server ini.")
-        return redirect("document_detail", pk=pk)
-    reprocess(document, user=request.user)
+    enqueue_reprocess(document, user=request.user)
     messages.success(request, "Dokumen dimasukkan ke antrean untuk diproses ulang.")
     return redirect("document_detail", pk=pk)

@@ -12,15 +12,13 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib import messages
-from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from ingestion.jobs import requeue_job
 from ingestion.models import (
-    Document,
-    DocumentStatus,
     IngestionJob,
     JobOrigin,
     JobState,
@@ -28,9 +26,10 @@ from ingestion.models import (
     StageEvent,
 )
 from ingestion.permissions import admin_required
-from ingestion.views.common import optional_callable, page, paginate, query_string_without
+from ingestion.views.common import page, paginate, query_string_without
 from ingestion.views.labels import stage_label
 from ingestion.views.status import job_status
+from partner_events.outbox import replay_job
 
 log = logging.getLogger(__name__)
 
@@ -123,11 +122,10 @@ def job_detail(request: HttpRequest, job_id: UUID) -> HttpResponse:
 @admin_required
 def job_replay(request: HttpRequest, job_id: UUID) -> HttpResponse:
     job = _find_job(job_id)
-    replay = optional_callable("partner_events.outbox", "replay_job")
-    if replay is None or job.partner_job_id is None:
+    if job.partner_job_id is None:
         messages.error(request, "Penerbitan ulang belum tersedia untuk pekerjaan ini.")
     else:
-        replay(job, terminal_only=True)
+        replay_job(job, terminal_only=True)
         log.info("terminal status of job %s re-published by %s", job.partner_job_id, request.user)
         messages.success(request, "Status terminal dijadwalkan untuk diterbitkan ulang.")
     return redirect("job_detail", job_id=job_id)
@@ -140,30 +138,6 @@ def job_rerun(request: HttpRequest, job_id: UUID) -> HttpResponse:
     if job.state != JobState.FAILED:
         messages.error(request, "Hanya pekerjaan yang gagal yang dapat dijalankan ulang.")
         return redirect("job_detail", job_id=job_id)
-    requeue = optional_callable("ingestion.jobs", "requeue_job")
-    if requeue is not None:
-        requeue(job, user=request.user)
-    else:
-        _requeue(job)
+    requeue_job(job, user=request.user)
     messages.success(request, "Pekerjaan dimasukkan kembali ke antrean.")
     return redirect("job_detail", job_id=job_id)
-
-
-def _requeue(job: IngestionJob) -> None:
-    """failed → queued, and its failed document with it (the allowed transitions)."""
-    with transaction.atomic():
-        locked = IngestionJob.objects.select_for_update().get(pk=job.pk)
-        if locked.state != JobState.FAILED:
-            return
-        locked.state = JobState.QUEUED
-        locked.stage = ""
-        locked.progress = 0
-        locked.error = ""
-        locked.status_text = ""
-        locked.started_at = None
-        locked.finished_at = None
-        locked.save()
-        if locked.document_id is not None:
-            Document.objects.filter(pk=locked.document_id, status=DocumentStatus.FAILED).update(
-                status=DocumentStatus.QUEUED, failure_reason=""
-            )
