@@ -26,6 +26,7 @@ import os
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,8 +97,24 @@ def canonical_job(outcome: HandleOutcome) -> str | None:
         return None
 
 
-def _tp(message_or_partition: Any) -> TopicPartitionKey:
-    return (message_or_partition.topic(), message_or_partition.partition())
+def _tp(message: Any) -> TopicPartitionKey:
+    return (message.topic(), message.partition())
+
+
+def _key(partition: Any) -> TopicPartitionKey:
+    return (partition.topic, partition.partition)
+
+
+def _logged(callback: Callable[[Any, list[Any]], None]) -> Callable[[Any, list[Any]], None]:
+    # An exception escaping a librdkafka callback surfaces as a garbled SystemError.
+    def run(consumer: Any, partitions: list[Any]) -> None:
+        try:
+            callback(consumer, partitions)
+        except Exception:
+            log.exception("kafka worker: rebalance callback %s failed", callback.__name__)
+            raise
+
+    return run
 
 
 def _run_record(raw: bytes, publisher: Publisher) -> HandleOutcome:
@@ -122,7 +139,7 @@ class KafkaWorker:
         self.config = config
         self.publisher = publisher
         self.stop = stop
-        self.consumer = Consumer({**consumer_config(config), "on_commit": self._on_commit})
+        self.consumer = Consumer({**consumer_config(config), "on_commit": self._on_commit_logged})
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="kafka-ingest")
         self.tracker = OffsetTracker()
         self.assigned: set[TopicPartitionKey] = set()
@@ -141,9 +158,9 @@ class KafkaWorker:
     def run(self) -> int:
         self.consumer.subscribe(
             [self.config.input_topic],
-            on_assign=self._on_assign,
-            on_revoke=self._on_revoke,
-            on_lost=self._on_lost,
+            on_assign=_logged(self._on_assign),
+            on_revoke=_logged(self._on_revoke),
+            on_lost=_logged(self._on_lost),
         )
         log.info("kafka worker: consuming %s as %s", self.config.input_topic, self.config.group)
         while not self.stop.requested.is_set():
@@ -279,7 +296,7 @@ class KafkaWorker:
 
     def _on_assign(self, consumer: Any, partitions: list[Any]) -> None:
         consumer.incremental_assign(partitions)
-        keys = {_tp(p) for p in partitions}
+        keys = {_key(p) for p in partitions}
         self.assigned |= keys
         if self.paused or self.task is not None or self.stop.requested.is_set():
             consumer.pause(partitions)
@@ -287,7 +304,7 @@ class KafkaWorker:
         log.info("kafka worker: assigned %s", sorted(keys))
 
     def _on_revoke(self, consumer: Any, partitions: list[Any]) -> None:
-        keys = {_tp(p) for p in partitions}
+        keys = {_key(p) for p in partitions}
         task = self.task
         if task is not None and task.message is not None and _tp(task.message) in keys:
             self._wait_for_task(self.config.revoke_wait_s, "rebalance")
@@ -296,7 +313,7 @@ class KafkaWorker:
         log.info("kafka worker: revoked %s", sorted(keys))
 
     def _on_lost(self, consumer: Any, partitions: list[Any]) -> None:
-        keys = {_tp(p) for p in partitions}
+        keys = {_key(p) for p in partitions}
         self._forget(keys)
         log.warning("kafka worker: lost %s without commit", sorted(keys))
 
@@ -347,6 +364,12 @@ class KafkaWorker:
         COMMITS.labels(result="sent").inc()
         log.debug("kafka worker: committed %s", due)
 
+    def _on_commit_logged(self, error: Any, partitions: list[Any]) -> None:
+        try:
+            self._on_commit(error, partitions)
+        except Exception:
+            log.exception("kafka worker: commit callback failed")
+
     def _on_commit(self, error: Any, partitions: list[Any]) -> None:
         failed = [p for p in partitions if p.error is not None]
         if error is None and not failed:
@@ -354,7 +377,7 @@ class KafkaWorker:
         COMMITS.labels(result="error").inc()
         log.warning("kafka worker: commit failed (%s); will commit again", error or failed)
         for partition in failed or partitions:
-            self.tracker.commit_failed(_tp(partition))
+            self.tracker.commit_failed(_key(partition))
 
     def _update_lag(self) -> None:
         from confluent_kafka import KafkaException
@@ -366,7 +389,7 @@ class KafkaWorker:
             positions = self.consumer.position(partitions)
             for position in positions:
                 _low, high = self.consumer.get_watermark_offsets(position, timeout=1.0)
-                tracked = self.tracker.partitions.get(_tp(position))
+                tracked = self.tracker.partitions.get(_key(position))
                 at = tracked.position() if tracked is not None else None
                 current = at if at is not None else position.offset
                 if current is not None and current >= 0:

@@ -134,9 +134,7 @@ class WorkerProcess:
 
 
 @pytest.fixture
-def start_worker(
-    tmp_path: Path, transactional_db: None
-) -> Iterator[Callable[..., WorkerProcess]]:
+def start_worker(tmp_path: Path, transactional_db: None) -> Iterator[Callable[..., WorkerProcess]]:
     """Factory for worker processes; all are stopped before the test database is flushed."""
     started: list[WorkerProcess] = []
 
@@ -148,6 +146,8 @@ def start_worker(
     yield start
     for worker in started:
         worker.stop()
+        # Shown by pytest only when the test failed.
+        print(f"--- {worker.log_path.name} ---\n{worker.log[-6000:]}")
 
 
 def put_object(bucket: S3Bucket, key: str, data: bytes) -> str:
@@ -206,9 +206,7 @@ class StageReader:
             if message is None or message.error() is not None:
                 continue
             self.messages.append(
-                StageMessage(
-                    message.topic(), message.key().decode(), json.loads(message.value())
-                )
+                StageMessage(message.topic(), message.key().decode(), json.loads(message.value()))
             )
         return self.messages
 
@@ -241,7 +239,9 @@ def committed_offset(topics: KafkaTopics, partition: int = 0) -> int:
         consumer.close()
 
 
-def follows_contract_order(messages: list[StageMessage], expected: list[tuple[str, str, int]]) -> bool:
+def follows_contract_order(
+    messages: list[StageMessage], expected: list[tuple[str, str, int]]
+) -> bool:
     """Same events as ``expected``, and in its order within every topic (no total order
     across topics is promised)."""
     if sorted(m.wire for m in messages) != sorted(expected):
