@@ -5,8 +5,8 @@ Three ranked lists are fused with weighted reciprocal rank fusion (RRF,
 
 - dense: cosine nearest neighbours of the query embedding over the HNSW index, restricted
   to chunks embedded by the same model as the query (vectors of two models never mix);
-- lexical: Postgres full text (``indonesian``) over heading path + text, the query's
-  content words OR-ed and ranked by cover density;
+- lexical: BM25 over Postgres full text (``indonesian``, heading path + text) with IDF
+  from the planner's statistics (:mod:`ingestion.search_lexical`);
 - title: documents whose title + title labels hold most of the query's words
   (``Qanun Aceh nomor 3 tahun 2026``); their first chunk joins the candidates and every
   candidate chunk of such a document receives the title list's share.
@@ -34,6 +34,7 @@ from django.conf import settings
 from django.db import transaction
 
 from ingestion import search_sql
+from ingestion.search_lexical import bm25_candidates
 from ingestion.search_sql import Candidate
 from ingestion.search_terms import lexical_text
 from ingestion.search_types import (
@@ -155,7 +156,7 @@ def _lexical(
 ) -> dict[str, list[Candidate]]:
     if not lex:
         return {}
-    lists = {"lexical": search_sql.lexical_candidates(lex, q, limit=pool)}
+    lists = {"lexical": bm25_candidates(lex, q, limit=pool)}
     if tuning.title_weight > 0:
         lists["title"] = search_sql.title_candidates(
             lex, q, limit=tuning.title_candidates, min_coverage=tuning.title_min_coverage

@@ -108,23 +108,6 @@ def dense_candidates(
         return [Candidate(row[0], str(row[1])) for row in cursor.fetchall()]
 
 
-def lexical_candidates(lex: str, query: SearchQuery, *, limit: int) -> list[Candidate]:
-    """Chunks matching any content word, by cover density (normalised by chunk length)."""
-    where, params = document_filter(query)
-    params |= {"lex": lex, "n": limit}
-    sql = f"""
-        WITH q AS (SELECT {_OR_QUERY} AS q)
-        SELECT c.id, c.document_id
-        FROM q, ingestion_chunk c JOIN documents d ON d.id = c.document_id
-        WHERE c.search_vector @@ q.q AND c.indexed AND {where}
-        ORDER BY ts_rank(c.search_vector, q.q, 1) DESC, c.id
-        LIMIT %(n)s
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [Candidate(row[0], str(row[1])) for row in cursor.fetchall()]
-
-
 def title_candidates(
     lex: str, query: SearchQuery, *, limit: int, min_coverage: float
 ) -> list[Candidate]:
