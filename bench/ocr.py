@@ -42,7 +42,7 @@ DEFAULT_REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
 def run_ocr(pages: int) -> tuple[list[ScoredLine], list[dict[str, object]]]:
     from PIL import Image
 
-    from ingestion.pipeline.ocr import PageImage
+    from ingestion.pipeline.ocr import MIN_INK, MIN_PAGE_CHARS, PageImage, ink_share
     from ingestion.pipeline.ocr_local import LocalOcrEngine
 
     engine = LocalOcrEngine()
@@ -61,14 +61,28 @@ def run_ocr(pages: int) -> tuple[list[ScoredLine], list[dict[str, object]]]:
                 image = Image.fromarray(np.ascontiguousarray(page.image[:, :, ::-1]))
                 reading = engine.read_page(PageImage(page=1, image=image, dpi=level.dpi))
                 seconds = time.monotonic() - started
-                ocr = [(x.text, x.raw_score, x.aspect, x.box) for x in reading.lines]
+                ocr = [(x.text, x.raw_score, x.aspect, x.missed_ink, x.box) for x in reading.lines]
                 pairs, errors, chars = match_lines(page, ocr, reading.rotation, (w, h))
-                for text, truth, raw, aspect in pairs:
+                page_id = f"{split}-{i}-{level.name}"
+                for text, truth, raw, aspect, missed in pairs:
                     lines.append(
-                        ScoredLine(split, level.name, text, truth, raw, aspect, cer(text, truth))
+                        ScoredLine(
+                            split,
+                            level.name,
+                            text,
+                            truth,
+                            raw,
+                            aspect,
+                            cer(text, truth),
+                            page_id,
+                            missed,
+                        )
                     )
+                chars_read = sum(len(x.text) for x in reading.lines)
                 page_rows.append(
                     {
+                        "page_id": page_id,
+                        "unread": chars_read < MIN_PAGE_CHARS and ink_share(image) >= MIN_INK,
                         "split": split,
                         "level": level.name,
                         "errors": errors,
@@ -94,7 +108,9 @@ def report(lines: list[ScoredLine], page_rows: list[dict[str, object]], bad_cer:
     print_cer_table(page_rows, lines, bad_cer)
     by_split = {s: [x for x in lines if x.split == s] for s in ("tune", "report")}
     conf = {
-        s: np.array([line_confidence(x.text, x.raw, box_aspect=x.aspect) for x in v])
+        s: np.array(
+            [line_confidence(x.text, x.raw, box_aspect=x.aspect, missed_ink=x.missed) for x in v]
+        )
         for s, v in by_split.items()
     }
     raw = {s: np.array([x.raw for x in v]) for s, v in by_split.items()}
@@ -120,6 +136,29 @@ def report(lines: list[ScoredLine], page_rows: list[dict[str, object]], bad_cer:
         print(f"{threshold:10.2f} {p:10.1%} {r:7.1%} {f:8.1%}   ({label}; tuned on tune split)")
     p, r, f = flag_stats(raw["report"], bad["report"], 0.9)
     print(f"{'raw<0.90':>10} {p:10.1%} {r:7.1%} {f:8.1%}   (the engine's own score, for reference)")
+    print_page_review(lines, page_rows, bad_cer, chosen)
+
+
+def print_page_review(
+    lines: list[ScoredLine], page_rows: list[dict[str, object]], bad_cer: float, chosen: float
+) -> None:
+    """Page level, as the runner decides: review when any line (or the page) is untrusted."""
+    worst: dict[str, float] = {}
+    for x in lines:
+        c = line_confidence(x.text, x.raw, box_aspect=x.aspect, missed_ink=x.missed)
+        worst[x.page_id] = min(worst.get(x.page_id, 1.0), c)
+    rows = [r for r in page_rows if r["split"] == "report" and "page_id" in r]
+    if not rows:
+        return
+    conf = np.array([0.0 if r["unread"] else worst.get(str(r["page_id"]), 0.0) for r in rows])
+    errors = np.array([float(r["errors"]) / max(float(r["chars"]), 1.0) for r in rows])  # type: ignore[arg-type]
+    bad = errors > bad_cer
+    print("\nPages (held out): review when the worst line < threshold or the page is unread")
+    print(f"bad pages (CER > {bad_cer:.0%}): {int(bad.sum())} of {len(rows)}")
+    print(f"{'threshold':>10} {'precision':>10} {'recall':>7} {'flagged':>8}")
+    for threshold in (chosen, DEFAULT_REVIEW_THRESHOLD):
+        p, r, f = flag_stats(conf, bad, threshold)
+        print(f"{threshold:10.2f} {p:10.1%} {r:7.1%} {f:8.1%}")
 
 
 def print_cer_table(

@@ -26,19 +26,38 @@ from ingestion.pipeline import ocr_confidence as oc
 FEATURES = ("bias", *oc.LineSignals.__slots__)
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 50) -> np.ndarray:
-    """Newton-Raphson (IRLS) with an L2 penalty on everything but the bias."""
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, offset: np.ndarray | None = None, l2: float = 1.0
+) -> np.ndarray:
+    """Newton-Raphson (IRLS) with an L2 penalty on everything but the first column."""
     w = np.zeros(x.shape[1])
+    base = np.zeros(len(y)) if offset is None else offset
     penalty = np.full(x.shape[1], l2)
-    penalty[0] = 0.0
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+    penalty[0] = 0.0 if offset is None else l2
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-(base + x @ w)))
         grad = x.T @ (p - y) + penalty * w
         hessian = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
         step = np.linalg.solve(hessian, grad)
         w -= step
         if np.abs(step).max() < 1e-8:
             break
+    return w
+
+
+def fit_two_stage(x: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
+    """Text evidence first, then the engine score as a penalty only.
+
+    Our synthetic misreads all come with a lowered engine score, but in the field misreads
+    also come back at 1.0. Fitted jointly, the score would lift lines whose text is not
+    Indonesian; fitted second with the text model as a fixed offset and a weight kept
+    non-positive, a saturated score leaves the text-only verdict untouched.
+    """
+    raw = FEATURES.index("raw_doubt")
+    text_cols = [i for i in range(x.shape[1]) if i != raw]
+    w = np.zeros(x.shape[1])
+    w[text_cols] = fit_logistic(x[:, text_cols], y, l2=l2)
+    w[raw] = min(fit_logistic(x[:, [raw]], y, offset=x[:, text_cols] @ w[text_cols])[0], 0.0)
     return w
 
 
@@ -52,9 +71,14 @@ def main() -> None:
     tune = [x for x in lines if x.split == "tune"]
     clean = [len(x.text) / x.aspect for x in tune if x.level == "clean" and x.aspect > 0]
     print(f"CHARS_PER_ASPECT = {float(np.median(clean)):.2f}  (from {len(clean)} clean lines)")
-    x = np.array([oc.line_signals(t.text, t.raw, box_aspect=t.aspect).as_vector() for t in tune])
+    x = np.array(
+        [
+            oc.line_signals(t.text, t.raw, box_aspect=t.aspect, missed_ink=t.missed).as_vector()
+            for t in tune
+        ]
+    )
     good = np.array([t.cer <= args.bad_cer for t in tune], dtype=float)
-    w = fit_logistic(x, good, l2=args.l2)
+    w = fit_two_stage(x, good, args.l2)
     print("WEIGHTS = (" + ", ".join(f"{v:.2f}" for v in w) + ")")
     for name, value in zip(FEATURES, w, strict=True):
         print(f"  {name:16} {value:7.2f}")

@@ -20,6 +20,8 @@ class ScoredLine:
     raw: float
     aspect: float
     cer: float
+    page_id: str = ""
+    missed: float = 0.0
 
 
 def norm(text: str) -> str:
@@ -47,17 +49,17 @@ def cer(text: str, truth: str) -> float:
 
 def match_lines(
     page: SynthPage,
-    ocr: list[tuple[str, float, float, tuple[float, float, float, float]]],
+    ocr: list[tuple[str, float, float, float, tuple[float, float, float, float]]],
     rotation: int,
     size: tuple[int, int],
-) -> tuple[list[tuple[str, str, float, float]], int, int]:
+) -> tuple[list[tuple[str, str, float, float, float]], int, int]:
     """Pair OCR rows with truth lines through the page geometry.
 
-    ``ocr`` holds (text, raw, aspect, box) in the frame the engine read (the degraded page
-    turned by ``rotation``). Each box centre is mapped back to the upright render and given
-    to the truth line whose band contains it. Returns (text, truth, raw, aspect) per OCR
-    row (rows on the same truth line are joined left to right), the summed edit distance
-    over the page, and the number of truth characters.
+    ``ocr`` holds (text, raw, aspect, missed ink, box) in the frame the engine read (the
+    degraded page turned by ``rotation``). Each box centre is mapped back to the upright
+    render and given to the truth line whose band contains it. Returns (text, truth, raw,
+    aspect, missed) per row (rows on one truth line are joined left to right), the summed
+    edit distance over the page, and the number of truth characters.
     """
     w, h = size
     full = np.vstack([page.matrix, [0.0, 0.0, 1.0]])
@@ -66,16 +68,16 @@ def match_lines(
         flip = np.array([[-1.0, 0.0, w], [0.0, -1.0, h], [0.0, 0.0, 1.0]])
         full = flip @ full
     inverse = np.linalg.inv(full)
-    assigned: dict[int, list[tuple[float, str, float, float]]] = {}
-    orphans: list[tuple[str, str, float, float]] = []
-    for text, raw, aspect, box in ocr:
+    assigned: dict[int, list[tuple[float, str, float, float, float]]] = {}
+    orphans: list[tuple[str, str, float, float, float]] = []
+    for text, raw, aspect, missed, box in ocr:
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         ux, uy, _ = inverse @ np.array([cx, cy, 1.0])
         index = _truth_at(page, ux, uy) if rotation in (0, 180) else None
         if index is None:
-            orphans.append((text, "", raw, aspect))
+            orphans.append((text, "", raw, aspect, missed))
         else:
-            assigned.setdefault(index, []).append((ux, text, raw, aspect))
+            assigned.setdefault(index, []).append((ux, text, raw, aspect, missed))
     pairs = list(orphans)
     errors = sum(len(norm(t)) for t, *_ in orphans)
     for i, truth in enumerate(page.truth):
@@ -85,7 +87,8 @@ def match_lines(
         if parts:
             chars = sum(max(len(p[1]), 1) for p in parts)
             raw = sum(p[2] * max(len(p[1]), 1) for p in parts) / chars
-            pairs.append((text, truth.text, raw, sum(p[3] for p in parts)))
+            missed = min(p[4] for p in parts)
+            pairs.append((text, truth.text, raw, sum(p[3] for p in parts), missed))
     return pairs, errors, sum(len(norm(t.text)) for t in page.truth)
 
 

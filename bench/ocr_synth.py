@@ -139,7 +139,13 @@ def clean_text(text: str) -> str:
     # The Base-14 fonts are Latin-1; map typographic quotes and dashes, drop the rest.
     text = text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "–": "-"}))
     text = re.sub(r"\s+", " ", text).strip()
+    # The GALQA texts were themselves OCRed and carry debris tails ("... A ag En : -4-"):
+    # a run of three or more tokens of at most three characters at a paragraph's end.
+    text = _DEBRIS_TAIL.sub("", text).strip()
     return text.encode("latin-1", "ignore").decode("latin-1")
+
+
+_DEBRIS_TAIL = re.compile(r"(^|\s)(\S{1,3}(\s+|$)){3,}$")
 
 
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:

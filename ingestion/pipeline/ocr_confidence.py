@@ -12,9 +12,14 @@ on this number, so we derive it from signals that do separate them:
 - ``odd_chars``: the share of characters outside the alphabet of typed Indonesian text.
 - ``noisy_tokens``: tokens with case or digit noise inside a word (``pEmerintah``, ``Pa5al``).
 - ``fragments``: unknown one- or two-letter tokens, the debris of a line that fell apart.
-- ``raw``: the engine score, still useful at its low end.
+- ``unknown_words``: how many tokens (up to five) are not known: each is likely a misread
+  character, and a handful of them is a CER of several percent on a typical line.
+- ``raw_doubt``: the engine score, useful only at its low end, so it can only lower the
+  confidence.
 - ``length_mismatch``: when the text-box geometry is known, how far the number of
   characters read is from the number the box can hold (dropped or invented characters).
+- ``missed_ink``: when the page image is known, the share of the ink on the line's row
+  that no detected box covers: the part of a line the detector never saw.
 
 The signals are combined by a logistic function whose weights were fitted once on the
 tuning half of ``bench/ocr.py`` (``bench/ocr_fit.py``) and frozen here: the function is
@@ -31,13 +36,13 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 # Weights of the logistic model, fitted by bench/ocr_fit.py on the tuning split.
-# Order: bias, lexical, odd_chars, noisy_tokens, fragments, raw_logit, length_mismatch,
-# short_line.
-WEIGHTS: tuple[float, ...] = (-6.0, 9.0, -6.0, -4.0, -4.0, 0.4, -3.0, 0.0)
+# Order: bias, lexical, odd_chars, noisy_tokens, fragments, raw_doubt, length_mismatch,
+# short_line, missed_ink, unknown_words.
+WEIGHTS: tuple[float, ...] = (-2.50, 6.40, -0.19, -0.69, -0.10, -1.00, -0.33, -1.02, -2.37, -2.02)
 
 # Typed text is about this many characters per unit of box aspect (width / height) for the
 # boxes the PP-OCR detector draws; measured on clean renders by bench/ocr_fit.py.
-CHARS_PER_ASPECT = 1.9
+CHARS_PER_ASPECT = 1.88
 
 _NUMBER = re.compile(r"^\d+([.,/-]\d+)*[.,]?$")
 _MARKER = re.compile(r"^\(?(\d{1,3}|[a-z]{1,2})[.)]$")
@@ -60,6 +65,7 @@ _LEXICON_EXTRA = frozenset(
     kabupaten kota provinsi republik indonesia nkri dpr dpra dprk dprd mpr bpk bpjs apbn
     apbd apba apbk uu pp perpres permen perda pergub perbup perwal kepmen inpres
     jo yth dll dsb dst dkk tsb no nomor hlm ttd rp kab kec prov ri sk
+    pns asn tni polri bumn bumd bumg nik nip ktp npwp opd skpa skpk kpk ojk bi bpkp
     pasal ayat huruf angka bab bagian paragraf penjelasan lampiran cukup jelas di ke ia ya
     """.split()
 )
@@ -70,15 +76,17 @@ _DICT_PATH = ("Stemmer", "data", "kata-dasar.txt")
 
 @dataclass(frozen=True, slots=True)
 class LineSignals:
-    """The measured signals of one line, each in 0..1 except ``raw_logit``."""
+    """The measured signals of one line, each in 0..1."""
 
     lexical: float
     odd_chars: float
     noisy_tokens: float
     fragments: float
-    raw_logit: float
+    raw_doubt: float
     length_mismatch: float
     short_line: float
+    missed_ink: float
+    unknown_words: float
 
     def as_vector(self) -> tuple[float, ...]:
         return (1.0, *astuple(self))
@@ -123,6 +131,19 @@ def is_indonesian_word(word: str) -> bool:
     return any(core[:i] in roots and core[i:] in roots for i in range(3, len(core) - 2))
 
 
+@lru_cache(maxsize=65536)
+def _is_run_together(word: str) -> bool:
+    """Two words the engine ran together ("sampaidengan"): a root word plus a known word."""
+    roots = _root_words()
+    return len(word) >= 7 and any(
+        word[:i] in roots and is_indonesian_word(word[i:]) for i in range(2, len(word) - 2)
+    )
+
+
+def _word_known(word: str) -> bool:
+    return is_indonesian_word(word) or _is_run_together(word)
+
+
 def _token_credit(token: str) -> float:
     """How much a token looks like legal text: 1 known, 0.5 plausible, 0 debris."""
     if _NUMBER.match(token) or _MARKER.match(token) or _ROMAN.match(token):
@@ -132,7 +153,7 @@ def _token_credit(token: str) -> float:
         return 1.0
     parts = [p for p in re.split(r"[-/]", lower) if p]
     if parts and all(p.isalpha() for p in parts):
-        known = sum(len(p) for p in parts if is_indonesian_word(p))
+        known = sum(len(p) for p in parts if _word_known(p))
         share = known / sum(len(p) for p in parts)
         if share == 1.0:
             return 1.0
@@ -144,9 +165,13 @@ def _token_credit(token: str) -> float:
     return 0.0
 
 
+# Punctuation between two letters is a lost space ("adalah.serangkaian"), not a word part.
+_GLUED = re.compile(r"(?<=[A-Za-z])[.,;:](?=[A-Za-z]{2})")
+
+
 def _tokens(text: str) -> list[str]:
     out = []
-    for raw in text.split():
+    for raw in _GLUED.sub(" ", text).split():
         token = raw.lstrip(_LEAD).rstrip(_TRAIL) if len(raw) > 1 else raw
         # Keep list markers and numbers with their punctuation: "(1)", "a.", "12.".
         if _MARKER.match(raw) or _NUMBER.match(raw):
@@ -156,11 +181,16 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
-def _raw_logit(raw_score: float | None) -> float:
+def _raw_doubt(raw_score: float | None) -> float:
+    """How far the engine score is below saturation, 0 (>= 0.999) .. 1 (<= 0.5).
+
+    It can only lower the confidence: a saturated score says nothing (misreads come back
+    at 1.0), so it must never lift a line that does not read as Indonesian.
+    """
     if raw_score is None:
         return 0.0
-    p = min(max(raw_score, 1e-3), 1 - 1e-3)
-    return math.log(p / (1 - p)) / 7.0  # 7 = logit(0.999): keeps the signal near 0..1
+    p = min(max(raw_score, 0.5), 1 - 1e-3)
+    return 1.0 - math.log(p / (1 - p)) / math.log(999.0)
 
 
 def _length_mismatch(text: str, box_aspect: float | None) -> float:
@@ -172,7 +202,11 @@ def _length_mismatch(text: str, box_aspect: float | None) -> float:
 
 
 def line_signals(
-    text: str, raw_score: float | None = None, *, box_aspect: float | None = None
+    text: str,
+    raw_score: float | None = None,
+    *,
+    box_aspect: float | None = None,
+    missed_ink: float | None = None,
 ) -> LineSignals:
     """Measure the signals of one recognised line (see the module docstring)."""
     stripped = text.strip()
@@ -198,9 +232,11 @@ def line_signals(
         odd_chars=odd,
         noisy_tokens=len(noisy) / n,
         fragments=len(fragments) / n,
-        raw_logit=_raw_logit(raw_score),
+        raw_doubt=_raw_doubt(raw_score),
         length_mismatch=_length_mismatch(stripped, box_aspect),
         short_line=1.0 if len(letters) <= 2 else 0.0,
+        missed_ink=min(max(missed_ink or 0.0, 0.0), 1.0),
+        unknown_words=min(sum(1 for c in credits if c < 1.0), 5) / 5,
     )
 
 
@@ -210,17 +246,24 @@ def combine(signals: LineSignals, weights: Iterable[float] = WEIGHTS) -> float:
 
 
 def line_confidence(
-    text: str, raw_score: float | None = None, *, box_aspect: float | None = None
+    text: str,
+    raw_score: float | None = None,
+    *,
+    box_aspect: float | None = None,
+    missed_ink: float | None = None,
 ) -> float:
     """Calibrated probability (0..1) that ``text`` is a correct reading of its line.
 
     ``raw_score`` is the engine's own score (any engine; ``None`` when it gives none);
-    ``box_aspect`` is the width/height of the detected text box(es), when known.
+    ``box_aspect`` is the width/height of the detected text box(es) and ``missed_ink`` the
+    share of the ink on the line's row that lies outside them (text the detector skipped),
+    both when the engine gives geometry.
     Empty text is 0.0. Deterministic: the same inputs always give the same number.
     """
     if not text.strip():
         return 0.0
-    return round(combine(line_signals(text, raw_score, box_aspect=box_aspect)), 4)
+    signals = line_signals(text, raw_score, box_aspect=box_aspect, missed_ink=missed_ink)
+    return round(combine(signals), 4)
 
 
 def page_quality(texts: Iterable[str]) -> float:

@@ -37,6 +37,8 @@ GOOD_PAGE_QUALITY = 0.6
 MIN_CHARS_FOR_ORIENTATION = 20
 # Detector crumbs: very short low-score readings of specks and stains.
 MIN_RAW_SCORE = 0.5
+# Ink is a pixel this much darker than the paper (after a median filter removed specks).
+INK_DARKER_THAN_PAPER = 50
 # How much more of a rotated reading must be real words before we believe the rotation.
 ROTATION_MARGIN = 0.15
 
@@ -49,6 +51,7 @@ class RecognisedLine:
     raw_score: float
     box: tuple[float, float, float, float]  # x0, y0, x1, y1 in image pixels
     aspect: float  # sum of width/height of the merged boxes: how many characters fit
+    missed_ink: float = 0.0  # share of the row's ink outside the boxes (unread text)
     confidence: float = 0.0
 
     def to_ocr_line(self) -> OcrLine:
@@ -157,9 +160,15 @@ class LocalOcrEngine:
             for quad, text, score in zip(result.boxes, result.txts, result.scores, strict=True)
             if _keep(text, float(score))
         ]
-        lines = [_merge_row(row) for row in _rows(items)]
-        for line in lines:
-            line.confidence = line_confidence(line.text, line.raw_score, box_aspect=line.aspect)
+        skew = _page_skew(items)
+        rows = _rows(items, skew)
+        missed = _missed_ink(bgr, rows, skew)
+        lines = [_merge_row(row) for row in rows]
+        for line, share in zip(lines, missed, strict=True):
+            line.missed_ink = share
+            line.confidence = line_confidence(
+                line.text, line.raw_score, box_aspect=line.aspect, missed_ink=share
+            )
         return lines
 
 
@@ -188,6 +197,7 @@ class _Box:
     height: float
     y0: float
     y1: float
+    quad: np.ndarray
 
     @classmethod
     def from_quad(cls, quad: np.ndarray, text: str, score: float) -> _Box:
@@ -206,17 +216,22 @@ class _Box:
             height=max(height, 1.0),
             y0=float(quad[:, 1].min()),
             y1=float(quad[:, 1].max()),
+            quad=quad,
         )
 
 
-def _rows(items: list[_Box]) -> list[list[_Box]]:
+def _page_skew(items: list[_Box]) -> float:
+    """The page's tilt in radians: the median angle of the long (line-like) boxes."""
+    angles = [b.angle for b in items if b.width > 2 * b.height]
+    return float(np.median(np.array(angles))) if angles else 0.0
+
+
+def _rows(items: list[_Box], skew: float) -> list[list[_Box]]:
     """Cluster boxes into rows: same row when the centres are within half a line height.
 
-    Centres are measured in the deskewed frame (the page's median box angle), so the two
-    halves of one tilted line still land on the same row.
+    Centres are measured in the deskewed frame, so the two halves of one tilted line still
+    land on the same row.
     """
-    long_boxes = [b.angle for b in items if b.width > 2 * b.height]
-    skew = float(np.median(np.array(long_boxes))) if long_boxes else 0.0
     cos, sin = float(np.cos(skew)), float(np.sin(skew))
     level = {id(b): b.cy * cos - b.cx * sin for b in items}
     rows: list[list[_Box]] = []
@@ -232,6 +247,37 @@ def _rows(items: list[_Box]) -> list[list[_Box]]:
             rows.append([item])
     rows.sort(key=lambda row: sum(level[id(b)] for b in row) / len(row))
     return [sorted(row, key=lambda b: b.x0) for row in rows]
+
+
+def _missed_ink(bgr: np.ndarray, rows: list[list[_Box]], skew: float) -> list[float]:
+    """Per row, the share of ink along the row's centre band that no box covers.
+
+    The ink map is deskewed so a row is a horizontal band; a median filter drops scanner
+    specks first, so what remains is strokes the detector did not put in any box.
+    """
+    import cv2
+
+    gray = cv2.medianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), 3)
+    paper = float(np.percentile(gray, 90))
+    ink: np.ndarray = (gray < paper - INK_DARKER_THAN_PAPER).astype(np.uint8)
+    h, w = ink.shape
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), float(np.degrees(skew)), 1.0)
+    if abs(skew) > 1e-3:
+        ink = cv2.warpAffine(ink, matrix, (w, h), flags=cv2.INTER_NEAREST)
+    shares = []
+    for row in rows:
+        quads = [np.c_[b.quad, np.ones(4)] @ matrix.T for b in row]
+        centre = float(np.mean([q[:, 1].mean() for q in quads]))
+        height = float(np.mean([b.height for b in row]))
+        top, bottom = int(max(centre - height / 4, 0)), int(min(centre + height / 4 + 1, h))
+        profile = ink[top:bottom].sum(axis=0)
+        covered = np.zeros(w, dtype=bool)
+        for q in quads:
+            pad = 0.6 * height
+            covered[int(max(q[:, 0].min() - pad, 0)) : int(min(q[:, 0].max() + pad + 1, w))] = True
+        total = float(profile.sum())
+        shares.append(float(profile[~covered].sum()) / total if total else 0.0)
+    return shares
 
 
 def _merge_row(row: list[_Box]) -> RecognisedLine:
