@@ -35,6 +35,7 @@ DEFAULT_DPI = 200
 MIN_INK = 0.01
 MIN_PAGE_CHARS = 40
 INK_DARKER_THAN_PAPER = 50
+UNREAD_TEXT = "[Halaman {page}: tulisan tidak terbaca oleh OCR]"
 DEFAULT_MAX_IMAGE_PIXELS = 80_000_000
 PDF_FORMATS = frozenset({"pdf"})
 
@@ -50,6 +51,10 @@ class PageImage:
 
 @runtime_checkable
 class OcrEngine(Protocol):
+    """Reads page images. Implementations calibrate ``OcrLine.confidence`` with
+    :func:`ingestion.pipeline.ocr_confidence.line_confidence` and mark unread pages with
+    :func:`flag_unread`."""
+
     name: str
 
     def recognize(self, page: PageImage) -> OcrPage: ...
@@ -203,11 +208,7 @@ def ocr_stage(
             images = [img for img in images if img.page in set(pages)]
     ocr_pages = engine.recognize_many(images) if images else []
     blocks = [block for page in ocr_pages for block in ocr_page_to_blocks(page)]
-    unread = [
-        image.page
-        for image, page in zip(images, ocr_pages, strict=True)
-        if len(page.text.strip()) < MIN_PAGE_CHARS and ink_share(load_image(image)) >= MIN_INK
-    ]
+    unread = [page.page for page in ocr_pages if is_unread(page)]
     elapsed = int((time.monotonic() - started) * 1000)
     log.info(
         "ocr: %s pages via %s in %s ms, %s blocks, unread pages %s",
@@ -225,6 +226,25 @@ def ocr_stage(
         unread_pages=unread,
         warnings=[f"Halaman {n} berisi tulisan yang tidak terbaca oleh OCR" for n in unread],
     )
+
+
+def flag_unread(ocr_page: OcrPage, image: PageImage) -> OcrPage:
+    """Add a zero-confidence marker line to a page with ink but (almost) nothing read.
+
+    Without it such a page would simply have no blocks, and nothing downstream would know
+    text was lost. The marker becomes a block, then a chunk with confidence 0.0, so the
+    document goes to review and the reviewer reads which page to check.
+    """
+    if len(ocr_page.text.strip()) >= MIN_PAGE_CHARS or is_unread(ocr_page):
+        return ocr_page
+    if ink_share(load_image(image)) >= MIN_INK:
+        ocr_page.lines.append(OcrLine(text=UNREAD_TEXT.format(page=ocr_page.page), confidence=0.0))
+    return ocr_page
+
+
+def is_unread(ocr_page: OcrPage) -> bool:
+    marker = UNREAD_TEXT.format(page=ocr_page.page)
+    return any(line.text == marker for line in ocr_page.lines)
 
 
 def ink_share(image: Image.Image) -> float:
@@ -293,6 +313,10 @@ def ocr_page_to_blocks(ocr_page: OcrPage) -> list[Block]:
     for line in ocr_page.lines:
         text = line.text.strip()
         if not text:
+            continue
+        if text == UNREAD_TEXT.format(page=ocr_page.page):
+            flush()
+            blocks.append(Block(text=text, page=ocr_page.page, ocr_confidence=line.confidence))
             continue
         level = _heading_level(text)
         if level:

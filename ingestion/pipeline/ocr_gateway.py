@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ingestion.pipeline.base import OcrLine, OcrPage, TransientError
-from ingestion.pipeline.ocr import PageImage, png_bytes
+from ingestion.pipeline.ocr import PageImage, flag_unread, png_bytes
 from ingestion.pipeline.ocr_confidence import line_confidence
 
 log = logging.getLogger(__name__)
+
+# Called with the gateway's queue state while the job waits (position, ETA).
+QueueListener = Callable[[Any], None]
 
 
 class GatewayOcrEngine:
@@ -26,10 +29,13 @@ class GatewayOcrEngine:
 
     name = "gateway"
 
-    def recognize(self, page: PageImage) -> OcrPage:
-        return self.recognize_many([page])[0]
+    def recognize(self, page: PageImage, *, on_queue: QueueListener | None = None) -> OcrPage:
+        return self.recognize_many([page], on_queue=on_queue)[0]
 
-    def recognize_many(self, pages: Sequence[PageImage]) -> list[OcrPage]:
+    def recognize_many(
+        self, pages: Sequence[PageImage], *, on_queue: QueueListener | None = None
+    ) -> list[OcrPage]:
+        """One gateway OCR job for ``pages``; ``on_queue`` hears the GPU-queue position."""
         # Imported here so this module loads before (and without) the platform package.
         from aceh_rag.platform.context import current_context
         from aceh_rag.platform.gateway import get_gateway_client
@@ -38,9 +44,11 @@ class GatewayOcrEngine:
         if client is None:
             raise TransientError("Gateway model belum dikonfigurasi", code="gateway_not_configured")
         started = time.monotonic()
-        result = client.ocr([(p.page, png_bytes(p)) for p in pages], ctx=current_context())
+        result = client.ocr(
+            [(p.page, png_bytes(p)) for p in pages], ctx=current_context(), on_queue=on_queue
+        )
         by_page = {int(item.get("page", 0)): item for item in result}
-        out = [to_ocr_page(p.page, by_page.get(p.page)) for p in pages]
+        out = [flag_unread(to_ocr_page(p.page, by_page.get(p.page)), p) for p in pages]
         log.info(
             "ocr_gateway: %s pages in %.0f ms", len(pages), (time.monotonic() - started) * 1000
         )

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ingestion.pipeline.base import OcrLine, OcrPage
-from ingestion.pipeline.ocr import PageImage, load_image
+from ingestion.pipeline.ocr import INK_DARKER_THAN_PAPER, PageImage, flag_unread, load_image
 from ingestion.pipeline.ocr_confidence import line_confidence, page_quality
 
 log = logging.getLogger(__name__)
@@ -37,8 +37,6 @@ GOOD_PAGE_QUALITY = 0.6
 MIN_CHARS_FOR_ORIENTATION = 20
 # Detector crumbs: very short low-score readings of specks and stains.
 MIN_RAW_SCORE = 0.5
-# Ink is a pixel this much darker than the paper (after a median filter removed specks).
-INK_DARKER_THAN_PAPER = 50
 # How much more of a rotated reading must be real words before we believe the rotation.
 ROTATION_MARGIN = 0.15
 
@@ -106,7 +104,8 @@ class LocalOcrEngine:
 
     def recognize(self, page: PageImage) -> OcrPage:
         started = time.monotonic()
-        reading = self.read_page(page)
+        image = PageImage(page=page.page, image=load_image(page), dpi=page.dpi)
+        reading = self.read_page(image)
         log.info(
             "ocr_local: page %s read in %.0f ms (%s lines, rotation %s, quality %.2f)",
             page.page,
@@ -115,7 +114,8 @@ class LocalOcrEngine:
             reading.rotation,
             reading.quality,
         )
-        return OcrPage(page=page.page, lines=[line.to_ocr_line() for line in reading.lines])
+        ocr_page = OcrPage(page=page.page, lines=[line.to_ocr_line() for line in reading.lines])
+        return flag_unread(ocr_page, image)
 
     def recognize_many(self, pages: Sequence[PageImage]) -> list[OcrPage]:
         return [self.recognize(page) for page in pages]

@@ -42,3 +42,16 @@ def test_a_page_with_ink_but_nothing_readable_is_reported_unread() -> None:
     assert result.needs_review
     assert result.min_confidence == 0.0
     assert "Halaman 1" in result.warnings[0]
+    # The marker travels as a block, so the runner's chunk minimum sees the lost page too.
+    assert ("[Halaman 1: tulisan tidak terbaca oleh OCR]", 0.0) in [
+        (b.text, b.ocr_confidence) for b in result.blocks
+    ]
+
+
+def test_a_blank_page_is_not_reported_unread() -> None:
+    result = ocr_stage(
+        _pdf_of(Image.new("RGB", (800, 600), "white")), "pdf", [1], engine=engine(), dpi=150
+    )
+
+    assert result.unread_pages == []
+    assert result.blocks == []
