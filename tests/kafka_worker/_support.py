@@ -20,6 +20,7 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 
 from tests.harness.fixtures import KafkaTopics, S3Bucket
+from tests.partner_ingest._support import SCAN_TEXT, scan_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 BORN_DIGITAL = [
@@ -252,3 +253,33 @@ def follows_contract_order(
         if seen != wanted:
             return False
     return True
+
+
+def wait_committed(
+    topics: KafkaTopics, offset: int, partition: int = 0, timeout: float = 30.0
+) -> int:
+    """The group's committed offset once it reaches ``offset`` (or the last seen)."""
+    deadline = time.monotonic() + timeout
+    seen = committed_offset(topics, partition)
+    while seen != offset and time.monotonic() < deadline:
+        time.sleep(0.2)
+        seen = committed_offset(topics, partition)
+    return seen
+
+
+def scanned_pages(pages: int, text: str = SCAN_TEXT) -> bytes:
+    """An image-only PDF of ``pages`` pages (slow enough to interrupt mid-OCR)."""
+    import pymupdf
+
+    scan = pymupdf.open()
+    single = pymupdf.open(stream=scan_pdf(text), filetype="pdf")
+    for _ in range(pages):
+        scan.insert_pdf(single)
+    data: bytes = scan.tobytes()
+    return data
+
+
+def started_ocr(job_id: str) -> Callable[[list[StageMessage]], bool]:
+    return lambda messages: any(
+        m.key == job_id and m.value["stage"] == "ocr_pending" for m in messages
+    )
