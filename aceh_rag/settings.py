@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "django_htmx",
+    "ninja",  # serves the OpenAPI docs' Swagger assets locally (no CDN)
     "ingestion",
     "partner_events",
 ]
@@ -266,6 +267,9 @@ SEARCH_RRF_K = env_int("SEARCH_RRF_K", 60, minimum=1)
 SEARCH_DENSE_WEIGHT = env_float("SEARCH_DENSE_WEIGHT", 1.0, minimum=0.0)
 SEARCH_LEXICAL_WEIGHT = env_float("SEARCH_LEXICAL_WEIGHT", 1.0, minimum=0.0)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=1)
+SEARCH_TITLE_WEIGHT = env_float("SEARCH_TITLE_WEIGHT", 1.0, minimum=0.0)
+# Share of the query's content words a title (or its labels) must hold to count as a match.
+SEARCH_TITLE_MIN_COVERAGE = env_float("SEARCH_TITLE_MIN_COVERAGE", 0.6, minimum=0.0)
 
 # --- AHU platform (model gateway, audit, heartbeat) ----------------------------------------
 
