@@ -19,6 +19,7 @@ import numpy as np
 import pymupdf
 
 from ingestion.pipeline.base import Block, ParsedDocument, PermanentError
+from ingestion.pipeline.ocr_confidence import page_quality
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,9 @@ PARTIAL_SCAN_COVERAGE = 0.25  # a smaller pasted scan counts only when the page 
 REAL_TEXT_CHARS = 200  # this much visible text means the text layer is the content
 REAL_TEXT_AREA = 0.15  # ...as does text spread over this share of the page
 HIDDEN_LAYER_CHARS = 40  # an invisible OCR layer this large is used instead of OCR
+# ...unless it reads as garbage: someone else's OCR is only trusted when most of its
+# characters form known words (good layers score 0.8+, garbled ones about 0.1 in the corpus).
+HIDDEN_LAYER_MIN_QUALITY = 0.5
 FOOTER_ONLY_CHARS = 20
 GRID = 48  # resolution of the union-of-rectangles estimate
 TEXT_FLAGS = pymupdf.TEXTFLAGS_BLOCKS
@@ -123,6 +127,8 @@ def _decide(
     invisible = _invisible_chars(page, chars) if chars >= HIDDEN_LAYER_CHARS else 0
     visible = chars - invisible
     if invisible >= HIDDEN_LAYER_CHARS:
+        if page_quality(b[4] for b in text_blocks) < HIDDEN_LAYER_MIN_QUALITY:
+            return OcrDecision(True, "garbled_hidden_layer", coverage, visible, invisible)
         return OcrDecision(False, "hidden_text_layer", coverage, visible, invisible)
     text_area = _union_fraction([pymupdf.Rect(b[:4]) for b in text_blocks], page.rect)
     if visible >= REAL_TEXT_CHARS or text_area >= REAL_TEXT_AREA:
@@ -136,7 +142,7 @@ def decide_page_ocr(page: pymupdf.Page) -> OcrDecision:
 
     Signals: the union of image rectangles (tiles of a mosaic scan do not add up twice),
     visible characters and the area their blocks cover (a watermark over real text keeps
-    the text), and an invisible OCR layer (used as is, no OCR).
+    the text), and an invisible OCR layer (used as is, no OCR, unless it is garbled).
     """
     return _decide(page, *_extract(page))
 
