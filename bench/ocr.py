@@ -159,6 +159,11 @@ def print_page_review(
     for threshold in (chosen, DEFAULT_REVIEW_THRESHOLD):
         p, r, f = flag_stats(conf, bad, threshold)
         print(f"{threshold:10.2f} {p:10.1%} {r:7.1%} {f:8.1%}")
+    print(f"pages sent to review at {chosen:.2f}, per level:", end="")
+    for level in dict.fromkeys(str(r["level"]) for r in rows):
+        mask = np.array([r["level"] == level for r in rows])
+        print(f"  {level} {int((conf[mask] < chosen).sum())}/{int(mask.sum())}", end="")
+    print()
 
 
 def print_cer_table(

@@ -38,7 +38,7 @@ from pathlib import Path
 # Weights of the logistic model, fitted by bench/ocr_fit.py on the tuning split.
 # Order: bias, lexical, odd_chars, noisy_tokens, fragments, raw_doubt, length_mismatch,
 # short_line, missed_ink, unknown_words.
-WEIGHTS: tuple[float, ...] = (-2.50, 6.40, -0.19, -0.69, -0.10, -1.00, -0.33, -1.02, -2.37, -2.02)
+WEIGHTS: tuple[float, ...] = (-1.96, 5.80, -0.14, -0.64, -0.42, -0.95, -0.28, -1.15, -2.10, -3.55)
 
 # Typed text is about this many characters per unit of box aspect (width / height) for the
 # boxes the PP-OCR detector draws; measured on clean renders by bench/ocr_fit.py.
@@ -126,9 +126,23 @@ def is_indonesian_word(word: str) -> bool:
     if stem in roots:
         return True
     # Sastrawi leaves circumfixed compounds alone (ke-tenaga-kerja-an); strip and split.
-    core = re.sub(r"^(ke|per|pe[nmr]?|pen[gy]?|se|di)", "", stem)
-    core = re.sub(r"(an|kan|nya)$", "", core)
-    return any(core[:i] in roots and core[i:] in roots for i in range(3, len(core) - 2))
+    return any(
+        c[:i] in roots and c[i:] in roots
+        for c in _compound_cores(stem)
+        for i in range(3, len(c) - 2)
+    )
+
+
+# Nasal prefixes swallow the root's first consonant: men+tanda -> menanda, mem+pakai -> memakai.
+_ME_NASAL = (("meny", "s"), ("meng", "k"), ("men", "t"), ("mem", "p"))
+_NASAL: tuple[tuple[str, str], ...] = _ME_NASAL + tuple(("pe" + p[2:], r) for p, r in _ME_NASAL)
+
+
+def _compound_cores(stem: str) -> set[str]:
+    bases = {re.sub(r"^(ke|per|pe[nmr]?|pen[gy]?|se|di|me[nm]?|meng)", "", stem)}
+    bases |= {root + stem[len(prefix) :] for prefix, root in _NASAL if stem.startswith(prefix)}
+    # The suffix may belong to the second root (tanda-tangan-i), so try with and without.
+    return bases | {re.sub(r"(an|kan|nya|i)$", "", b) for b in bases}
 
 
 @lru_cache(maxsize=65536)
