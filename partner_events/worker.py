@@ -1,8 +1,10 @@
 """``manage.py kafka_worker``: the production consumer of doc.uploaded.
 
 One record at a time runs in a database thread (:func:`partner_events.handler.
-handle_record`) while the main thread keeps calling ``poll()`` with every partition
-paused, so a long document never costs the group membership (max.poll.interval.ms).
+handle_record`) while the main thread keeps calling ``poll()``, so a long document never
+costs the group membership (max.poll.interval.ms). Records polled meanwhile wait in a
+bounded read-ahead queue; past ``WAITING_LIMIT`` every partition is paused (not paused
+for every record: a pause drops librdkafka's prefetch and the refetch costs latency).
 Every Kafka call stays on the main thread; every database call on the other one.
 
 Offsets are committed by the worker (``enable.auto.commit=false``) once a record's outcome
@@ -27,7 +29,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -58,6 +60,24 @@ EXIT_DRAIN_TIMEOUT = 1
 EXIT_ABORTED = 130
 MAX_HANDLER_BACKOFF_S = 60.0
 DRAIN_LIMIT = 500
+# Records read ahead while one runs; beyond this the partitions are paused. Records read
+# ahead are never committed before they ran, and are dropped when their partition goes.
+WAITING_LIMIT = 50
+
+
+def _rebalancing_codes() -> frozenset[int]:
+    from confluent_kafka import KafkaError
+
+    return frozenset(
+        {
+            KafkaError.ILLEGAL_GENERATION,
+            KafkaError.REBALANCE_IN_PROGRESS,
+            KafkaError.UNKNOWN_MEMBER_ID,
+        }
+    )
+
+
+_REBALANCING = _rebalancing_codes()
 
 
 class StopFlag:
@@ -168,9 +188,13 @@ class KafkaWorker:
         return self._shutdown()
 
     def _tick(self) -> None:
-        message = self.consumer.poll(self.config.poll_s)
+        task = self.task
+        # While a task runs, wait on it rather than in poll(), so its end is seen at once.
+        message = self.consumer.poll(0 if task is not None else self.config.poll_s)
         if message is not None:
             self._on_message(message)
+        if task is not None and message is None:
+            wait([task.future], timeout=self.config.poll_s)
         self._check_task()
         self.publisher.poll()
         now = time.monotonic()
@@ -179,7 +203,7 @@ class KafkaWorker:
                 self._start_record(self.waiting.popleft())
             elif now >= self.next_chores:
                 self._start_chores()
-            elif self.paused:
+            elif self.paused and not self.stop.requested.is_set():
                 self._resume()
         if now >= self.next_lag:
             self.next_lag = now + self.config.lag_every_s
@@ -193,12 +217,12 @@ class KafkaWorker:
             return
         if self.task is not None or self.waiting or time.monotonic() < self.retry_at:
             self.waiting.append(message)
-            self._pause()
+            if len(self.waiting) >= WAITING_LIMIT:
+                self._pause()  # enough read ahead; poll() keeps the membership alive
             return
         self._start_record(message)
 
     def _start_record(self, message: Any) -> None:
-        self._pause()
         self.tracker.start(_tp(message), message.offset())
         future = self.executor.submit(_run_record, message.value() or b"", self.publisher)
         self.task = Task(future, time.monotonic(), message)
@@ -298,7 +322,7 @@ class KafkaWorker:
         consumer.incremental_assign(partitions)
         keys = {_key(p) for p in partitions}
         self.assigned |= keys
-        if self.paused or self.task is not None or self.stop.requested.is_set():
+        if self.paused or self.stop.requested.is_set():
             consumer.pause(partitions)
             self.paused = True
         log.info("kafka worker: assigned %s", sorted(keys))
@@ -375,7 +399,11 @@ class KafkaWorker:
         if error is None and not failed:
             return
         COMMITS.labels(result="error").inc()
-        log.warning("kafka worker: commit failed (%s); will commit again", error or failed)
+        # A commit racing a rebalance is refused by the coordinator; it is simply re-sent.
+        level = (
+            logging.INFO if error is not None and error.code() in _REBALANCING else logging.WARNING
+        )
+        log.log(level, "kafka worker: commit failed (%s); will commit again", error or failed)
         for partition in failed or partitions:
             self.tracker.commit_failed(_key(partition))
 

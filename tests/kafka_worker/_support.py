@@ -207,7 +207,11 @@ class StageReader:
             if message is None or message.error() is not None:
                 continue
             self.messages.append(
-                StageMessage(message.topic(), message.key().decode(), json.loads(message.value()))
+                StageMessage(
+                    str(message.topic()),
+                    (message.key() or b"").decode(),
+                    json.loads(message.value() or b"null"),
+                )
             )
         return self.messages
 
