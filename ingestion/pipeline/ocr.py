@@ -16,14 +16,16 @@ import io
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ingestion.pipeline.base import Block, BlockKind, OcrLine, OcrPage, PermanentError
+
+QueueListener = Callable[[Any], None]
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -57,9 +59,13 @@ class OcrEngine(Protocol):
 
     name: str
 
-    def recognize(self, page: PageImage) -> OcrPage: ...
+    # ``on_queue`` hears queue state while a remote engine waits for capacity (the GPU
+    # gateway); local engines never wait and ignore it.
+    def recognize(self, page: PageImage, *, on_queue: QueueListener | None = None) -> OcrPage: ...
 
-    def recognize_many(self, pages: Sequence[PageImage]) -> list[OcrPage]: ...
+    def recognize_many(
+        self, pages: Sequence[PageImage], *, on_queue: QueueListener | None = None
+    ) -> list[OcrPage]: ...
 
 
 @dataclass(slots=True)

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ingestion.pipeline.base import OcrLine, OcrPage, TransientError
-from ingestion.pipeline.ocr import PageImage, flag_unread, png_bytes
+from ingestion.pipeline.ocr import PageImage, QueueListener, flag_unread, png_bytes
 from ingestion.pipeline.ocr_confidence import line_confidence
 
 log = logging.getLogger(__name__)
 
 # Called with the gateway's queue state while the job waits (position, ETA).
-QueueListener = Callable[[Any], None]
 
 
 class GatewayOcrEngine:

@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 
 from ingestion.pipeline.base import OcrLine, OcrPage
-from ingestion.pipeline.ocr import INK_DARKER_THAN_PAPER, PageImage, flag_unread, load_image
+from ingestion.pipeline.ocr import (
+    INK_DARKER_THAN_PAPER,
+    PageImage,
+    QueueListener,
+    flag_unread,
+    load_image,
+)
 from ingestion.pipeline.ocr_confidence import line_confidence, page_quality
 
 log = logging.getLogger(__name__)
@@ -102,7 +108,7 @@ class LocalOcrEngine:
         self._ocr = build_rapidocr(threads)
         log.info("ocr_local: engine ready in %.0f ms", (time.monotonic() - started) * 1000)
 
-    def recognize(self, page: PageImage) -> OcrPage:
+    def recognize(self, page: PageImage, *, on_queue: QueueListener | None = None) -> OcrPage:
         started = time.monotonic()
         image = PageImage(page=page.page, image=load_image(page), dpi=page.dpi)
         reading = self.read_page(image)
@@ -117,7 +123,9 @@ class LocalOcrEngine:
         ocr_page = OcrPage(page=page.page, lines=[line.to_ocr_line() for line in reading.lines])
         return flag_unread(ocr_page, image)
 
-    def recognize_many(self, pages: Sequence[PageImage]) -> list[OcrPage]:
+    def recognize_many(
+        self, pages: Sequence[PageImage], *, on_queue: QueueListener | None = None
+    ) -> list[OcrPage]:
         return [self.recognize(page) for page in pages]
 
     def read_page(self, page: PageImage) -> PageReading:

@@ -8,7 +8,6 @@ as the contract asks: once per actual attempt, retries included.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ingestion.pipeline.base import Block, OcrPage
+from ingestion.pipeline.base import Block
 from ingestion.pipeline.request import CompositeObserver, Milestone
 from ingestion.pipeline.retry import RetryPolicy, with_retries
 
@@ -37,33 +36,6 @@ class OcrOutcome:
     def min_confidence(self) -> float | None:
         values = [b.ocr_confidence for b in self.blocks if b.ocr_confidence is not None]
         return min(values) if values else None
-
-
-def _recognize(engine: Any, image: Any, on_queue: Callable[[Any], None]) -> OcrPage:
-    """One page through the engine, with the GPU-queue listener wired in.
-
-    The gateway engine's ``recognize`` takes no listener, so for it the page goes through
-    the gateway client directly (same wire call, same calibration) with ``on_queue``; that
-    is how a person sees "Dalam antrean GPU — posisi N" on the job while it waits.
-    """
-    if "on_queue" in inspect.signature(engine.recognize).parameters:
-        page: OcrPage = engine.recognize(image, on_queue=on_queue)
-        return page
-    if getattr(engine, "name", "") == "gateway":
-        from aceh_rag.platform.context import current_context
-        from aceh_rag.platform.gateway import get_gateway_client
-        from ingestion.pipeline.ocr import png_bytes
-        from ingestion.pipeline.ocr_gateway import to_ocr_page
-
-        client = get_gateway_client()
-        if client is not None:
-            result = client.ocr(
-                [(image.page, png_bytes(image))], ctx=current_context(), on_queue=on_queue
-            )
-            by_page = {int(item.get("page", 0)): item for item in result}
-            return to_ocr_page(image.page, by_page.get(image.page))
-    page = engine.recognize(image)
-    return page
 
 
 def run_ocr(
@@ -96,8 +68,9 @@ def run_ocr(
             if number in outcome.blocks_by_page:
                 continue  # read in an earlier attempt
             png = render_page_png(path, number, dpi, max_pixels=max_pixels)
-            ocr_page = _recognize(engine, PageImage(page=number, image=png, dpi=dpi), on_queue)
-            del png  # only one page image alive at a time
+            image = PageImage(page=number, image=png, dpi=dpi)
+            ocr_page = engine.recognize(image, on_queue=on_queue)
+            del png, image  # only one page image alive at a time
             outcome.blocks_by_page[number] = ocr_page_to_blocks(ocr_page)
             observer.progress("ocr", low + (high - low) * (index + 1) // max(len(pages), 1))
         return outcome
