@@ -215,6 +215,11 @@ KAFKA_MAX_RETRIES = env_int("KAFKA_MAX_RETRIES", 3, minimum=0)
 KAFKA_RETRY_BACKOFF_SECONDS = env_float("KAFKA_RETRY_BACKOFF_SECONDS", 2.0, minimum=0.0)
 KAFKA_DRAIN_SECONDS = env_float("KAFKA_DRAIN_SECONDS", 300.0, minimum=0.0)
 KAFKA_METRICS_PORT = env_int("KAFKA_METRICS_PORT", 9464, minimum=0)
+KAFKA_SESSION_TIMEOUT_MS = env_int("KAFKA_SESSION_TIMEOUT_MS", 45_000, minimum=1000)
+# A `processing` Kafka job whose document lock is free and whose heartbeat is this old was
+# left by a dead worker; another worker takes it over.
+KAFKA_ORPHAN_GRACE_SECONDS = env_float("KAFKA_ORPHAN_GRACE_SECONDS", 60.0, minimum=1.0)
+KAFKA_DEFERRED_RETRY_SECONDS = env_float("KAFKA_DEFERRED_RETRY_SECONDS", 5.0, minimum=0.1)
 KAFKA_PUBLISH_TIMEOUT_SECONDS = env_float("KAFKA_PUBLISH_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 # A `processing` job whose heartbeat is older than this is a crash leftover and runs again.
 JOB_STALE_SECONDS = env_float("JOB_STALE_SECONDS", 900.0, minimum=1.0)

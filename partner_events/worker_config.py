@@ -21,10 +21,6 @@ from partner_events.status import validate_stage_topics
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SESSION_TIMEOUT_MS = 45_000
-DEFAULT_ORPHAN_GRACE_SECONDS = 60.0
-DEFAULT_DEFERRED_RETRY_SECONDS = 5.0
-
 
 class StartupRefused(Exception):
     """The worker must not start; the message is for the operator (Indonesian)."""
@@ -44,12 +40,12 @@ class WorkerConfig:
     security: dict[str, Any] = field(default_factory=dict)
     poll_s: float = 0.2
     maintenance_s: float = 2.0
-    deferred_retry_s: float = DEFAULT_DEFERRED_RETRY_SECONDS
-    orphan_grace_s: float = DEFAULT_ORPHAN_GRACE_SECONDS
+    deferred_retry_s: float = 5.0
+    orphan_grace_s: float = 60.0
     revoke_wait_s: float = 60.0
     lag_every_s: float = 10.0
     admin_timeout_s: float = 10.0
-    session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS
+    session_timeout_ms: int = 45_000
 
     @classmethod
     def from_settings(cls, **overrides: Any) -> WorkerConfig:
@@ -65,7 +61,10 @@ class WorkerConfig:
             retry_backoff_s=float(settings.KAFKA_RETRY_BACKOFF_SECONDS),
             drain_s=float(settings.KAFKA_DRAIN_SECONDS),
             metrics_port=int(settings.KAFKA_METRICS_PORT),
-            security=dict(getattr(settings, "KAFKA_SECURITY", {}) or {}),
+            security=dict(settings.KAFKA_SECURITY),
+            deferred_retry_s=float(settings.KAFKA_DEFERRED_RETRY_SECONDS),
+            orphan_grace_s=float(settings.KAFKA_ORPHAN_GRACE_SECONDS),
+            session_timeout_ms=int(settings.KAFKA_SESSION_TIMEOUT_MS),
         )
         return replace(config, **{k: v for k, v in overrides.items() if v is not None})
 

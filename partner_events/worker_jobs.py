@@ -67,11 +67,17 @@ def reclaim_orphans(grace_s: float, limit: int = 20) -> list[str]:
 
 
 def next_deferred(retry_after_s: float) -> IngestionJob | None:
-    """The Kafka job deferred longest ago, once it has waited ``retry_after_s``."""
+    """The Kafka job waiting longest, once it has waited ``retry_after_s``.
+
+    Waiting means deferred (lock contention) or queued by an admin's "Jalankan ulang" of a
+    failed job (``ingestion.jobs.requeue_job``); both re-run from the stored event.
+    """
     due = timezone.now() - timedelta(seconds=retry_after_s)
     return (
         IngestionJob.objects.filter(
-            origin=JobOrigin.KAFKA, state=JobState.DEFERRED, heartbeat_at__lt=due
+            origin=JobOrigin.KAFKA,
+            state__in=(JobState.DEFERRED, JobState.QUEUED),
+            heartbeat_at__lt=due,
         )
         .order_by("heartbeat_at")
         .first()

@@ -5,32 +5,13 @@ from __future__ import annotations
 import logging
 import time
 
+from ingestion.pipeline.engines import loaded_models
 from partner_events.publisher import KafkaPublisher, Publisher
 from partner_events.worker import KafkaWorker, StopFlag
 from partner_events.worker_config import WorkerConfig, check_startup
 from partner_events.worker_metrics import serve
 
 log = logging.getLogger("partner_events.worker")
-
-
-def loaded_models() -> list[str]:
-    """Ids of the models this process has loaded itself (gateway models are not ours)."""
-    from django.conf import settings
-
-    if getattr(settings, "MODEL_GATEWAY_URL", None):
-        return []
-    models: list[str] = []
-    from ingestion.pipeline import embed, ocr
-
-    for embedder in list(getattr(embed, "_embedders", {}).values()):
-        if getattr(embedder, "_model", None) is not None:
-            models.append(str(embedder.model_id))
-    engine_cache = getattr(ocr, "_engine_for", None)
-    if engine_cache is not None and engine_cache.cache_info().currsize:
-        from ingestion.pipeline.ocr_local import LocalOcrEngine
-
-        models.append(LocalOcrEngine.name)
-    return models
 
 
 def start(config: WorkerConfig, stop: StopFlag, publisher: Publisher | None = None) -> int:

@@ -60,6 +60,10 @@ class LocalE5Embedder(Embedder):
         self._lock = threading.Lock()
 
     @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    @property
     def model(self) -> Any:
         with self._lock:
             if self._model is None:
@@ -122,6 +126,13 @@ class GatewayEmbedder(Embedder):
 
 _embedders: dict[tuple[str, str], Embedder] = {}
 _embedders_lock = threading.Lock()
+
+
+def loaded_local_embedders() -> list[str]:
+    """Ids of the embedding models this process has loaded itself (for the heartbeat)."""
+    with _embedders_lock:
+        embedders = list(_embedders.values())
+    return [e.model_id for e in embedders if isinstance(e, LocalE5Embedder) and e.loaded]
 
 
 def get_embedder() -> Embedder:

@@ -101,6 +101,14 @@ def get_ocr_engine() -> OcrEngine:
     return _engine_for(getattr(settings, "MODEL_GATEWAY_URL", None))
 
 
+_local_engines_loaded: list[str] = []
+
+
+def loaded_local_ocr_engines() -> list[str]:
+    """Names of the OCR engines this process has loaded itself (for the heartbeat)."""
+    return list(_local_engines_loaded)
+
+
 @lru_cache(maxsize=4)
 def _engine_for(gateway_url: str | None) -> OcrEngine:
     # Keyed by the URL so a settings override (tests, a reconfigured process) gets the
@@ -111,7 +119,9 @@ def _engine_for(gateway_url: str | None) -> OcrEngine:
         return GatewayOcrEngine()
     from ingestion.pipeline.ocr_local import LocalOcrEngine
 
-    return LocalOcrEngine()
+    engine = LocalOcrEngine()
+    _local_engines_loaded.append(engine.name)
+    return engine
 
 
 def max_image_pixels() -> int:

@@ -21,7 +21,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections, connection
 
+from aceh_rag.platform.heartbeat import start_heartbeat, stop_heartbeat
 from ingestion.jobs import claim_next_upload_job, requeue_stale_jobs, run_upload_job
+from ingestion.pipeline.engines import loaded_models
 
 log = logging.getLogger("ingestion.worker")
 
@@ -43,9 +45,12 @@ class Command(BaseCommand):
             stop.set()
 
         previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+        if not options["once"]:
+            start_heartbeat(loaded_models)  # dormant unless MANAGER_URL is set
         try:
             self._loop(stop, options)
         finally:
+            stop_heartbeat()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
 
