@@ -63,3 +63,14 @@ def test_the_active_settings_are_shown(client: Client) -> None:
     assert "<code>mitra.doc.uploaded</code>" in html
     assert "<code>originalName</code>" in html
     assert "<code>7</code>" in html
+
+
+@pytest.mark.django_db
+def test_the_page_explains_held_deferred_offsets_and_worker_exit_codes(client: Client) -> None:
+    with override_settings(KAFKA_DRAIN_SECONDS=123, KAFKA_ORPHAN_GRACE_SECONDS=77):
+        html = page(client)
+    assert "tidak pernah melewati record yang masih berjalan atau deferred" in html
+    assert "= 123 detik" in html
+    assert "lebih lama dari 77 detik" in html
+    for code in ("kode 0", "1 bila", "2 bila", "130"):
+        assert code in html
