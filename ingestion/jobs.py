@@ -402,7 +402,7 @@ def queue_info(job: IngestionJob) -> QueueInfo:
             ).count()
             + 1
         )
-        workers = max(1, int(getattr(settings, "INGEST_WORKERS", 1)))
+        workers = max(1, int(settings.INGEST_WORKERS))
         eta = math.ceil(_recent_job_seconds(job.origin) * position / workers)
         text = queue_text(position, eta)
         if job.state == JobState.DEFERRED and job.status_text:

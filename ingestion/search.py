@@ -89,9 +89,9 @@ class SearchTuning:
             rrf_k=settings.SEARCH_RRF_K,
             dense_weight=settings.SEARCH_DENSE_WEIGHT,
             lexical_weight=settings.SEARCH_LEXICAL_WEIGHT,
-            title_weight=getattr(settings, "SEARCH_TITLE_WEIGHT", 1.0),
+            title_weight=settings.SEARCH_TITLE_WEIGHT,
             candidates=settings.SEARCH_CANDIDATES,
-            title_min_coverage=getattr(settings, "SEARCH_TITLE_MIN_COVERAGE", 0.6),
+            title_min_coverage=settings.SEARCH_TITLE_MIN_COVERAGE,
         )
 
 

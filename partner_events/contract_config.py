@@ -117,15 +117,11 @@ class ContractConfig:
         from django.conf import settings
 
         return cls(
-            filename_field=getattr(settings, "PARTNER_FILENAME_FIELD", DEFAULT_FILENAME_FIELD),
-            collection_aliases=getattr(settings, "COLLECTION_ALIASES", DEFAULT_COLLECTION_ALIASES),
-            structured_source_types=frozenset(
-                getattr(settings, "STRUCTURED_SOURCE_TYPES", DEFAULT_STRUCTURED_SOURCE_TYPES)
-            ),
-            structured_formats=frozenset(
-                getattr(settings, "STRUCTURED_FORMATS", DEFAULT_STRUCTURED_FORMATS)
-            ),
-            stage_topics=getattr(settings, "KAFKA_STAGE_TOPICS", DEFAULT_STAGE_TOPICS),
+            filename_field=settings.PARTNER_FILENAME_FIELD,
+            collection_aliases=settings.COLLECTION_ALIASES,
+            structured_source_types=frozenset(settings.STRUCTURED_SOURCE_TYPES),
+            structured_formats=frozenset(settings.STRUCTURED_FORMATS),
+            stage_topics=settings.KAFKA_STAGE_TOPICS,
         )
 
     def source_type_for_collection(self, collection_name: str) -> SourceType | None:

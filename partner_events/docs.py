@@ -194,7 +194,7 @@ def stage_topic_rows() -> tuple[list[dict[str, Any]], str | None]:
         topics = validate_stage_topics(settings.KAFKA_STAGE_TOPICS)
     except ImproperlyConfigured as exc:
         error = str(exc)
-        topics = dict(getattr(settings, "DEFAULT_STAGE_TOPICS", {}))
+        topics = dict(settings.DEFAULT_STAGE_TOPICS)
     rows = []
     for key, route in ROUTES.items():
         wire = f"{route.stage}/{route.status}"

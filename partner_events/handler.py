@@ -52,7 +52,6 @@ from partner_events.publisher import Publisher
 
 log = logging.getLogger(__name__)
 
-DEFAULT_STALE_SECONDS = 900
 INTERNAL_ERROR = "Kesalahan internal saat memproses dokumen"
 ALREADY_PROCESSED = "jobId sudah diproses sebelumnya; tidak ada event baru"
 BUSY = "jobId sedang diproses oleh worker lain"
@@ -98,7 +97,7 @@ class Claim:
 
 
 def stale_after() -> timedelta:
-    return timedelta(seconds=float(getattr(settings, "JOB_STALE_SECONDS", DEFAULT_STALE_SECONDS)))
+    return timedelta(seconds=float(settings.JOB_STALE_SECONDS))
 
 
 def storable(value: Any) -> Any:

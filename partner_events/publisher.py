@@ -170,12 +170,10 @@ class KafkaPublisher:
     def from_settings(cls) -> KafkaPublisher:
         from django.conf import settings
 
-        timeout = float(
-            getattr(settings, "KAFKA_PUBLISH_TIMEOUT_SECONDS", DEFAULT_PUBLISH_TIMEOUT_SECONDS)
-        )
+        timeout = float(settings.KAFKA_PUBLISH_TIMEOUT_SECONDS)
         config = producer_config(
             str(settings.KAFKA_BOOTSTRAP_SERVERS),
-            dict(getattr(settings, "KAFKA_SECURITY", {}) or {}),
+            dict(settings.KAFKA_SECURITY or {}),
             timeout,
         )
         return cls(config, timeout_s=timeout)

@@ -74,17 +74,17 @@ class AuditConfig:
     def from_settings(cls) -> AuditConfig | None:
         from django.conf import settings
 
-        url = getattr(settings, "AUDIT_REDIS_URL", None)
+        url = settings.AUDIT_REDIS_URL
         if not url:
             return None
         return cls(
             redis_url=url,
             spool_dir=Path(settings.AUDIT_SPOOL_DIR),
             stream=settings.AUDIT_STREAM,
-            engine=getattr(settings, "ENGINE_NAME", ENGINE),
-            config_version=str(getattr(settings, "GATEWAY_CONFIG_VERSION", "1")),
-            queue_size=getattr(settings, "AUDIT_QUEUE_SIZE", 1000),
-            retry_interval_s=getattr(settings, "AUDIT_RETRY_SECONDS", 5.0),
+            engine=settings.ENGINE_NAME,
+            config_version=str(settings.GATEWAY_CONFIG_VERSION),
+            queue_size=settings.AUDIT_QUEUE_SIZE,
+            retry_interval_s=settings.AUDIT_RETRY_SECONDS,
         )
 
 

@@ -62,7 +62,7 @@ class GatewayConfig:
     def from_settings(cls) -> GatewayConfig | None:
         from django.conf import settings
 
-        url = getattr(settings, "MODEL_GATEWAY_URL", None)
+        url = settings.MODEL_GATEWAY_URL
         if not url:
             return None
         return cls(
@@ -75,10 +75,10 @@ class GatewayConfig:
             max_retries=settings.GATEWAY_MAX_RETRIES,
             ocr_processing_timeout_s=settings.GATEWAY_OCR_PROCESSING_TIMEOUT_SECONDS,
             queue_wait_ms=settings.GPU_QUEUE_WAIT_MS,
-            backoff_base_s=getattr(settings, "GATEWAY_BACKOFF_BASE_SECONDS", 0.5),
-            poll_interval_s=getattr(settings, "GATEWAY_POLL_INTERVAL_SECONDS", 2.0),
-            embed_batch_size=getattr(settings, "GATEWAY_EMBED_BATCH_SIZE", 64),
-            engine=getattr(settings, "ENGINE_NAME", ENGINE),
+            backoff_base_s=settings.GATEWAY_BACKOFF_BASE_SECONDS,
+            poll_interval_s=settings.GATEWAY_POLL_INTERVAL_SECONDS,
+            embed_batch_size=settings.GATEWAY_EMBED_BATCH_SIZE,
+            engine=settings.ENGINE_NAME,
         )
 
     @property

@@ -39,14 +39,14 @@ class HeartbeatConfig:
     def from_settings(cls) -> HeartbeatConfig | None:
         from django.conf import settings
 
-        url = getattr(settings, "MANAGER_URL", None)
+        url = settings.MANAGER_URL
         if not url:
             return None
         return cls(
             manager_url=str(url).rstrip("/"),
             interval_s=settings.HEARTBEAT_INTERVAL_SECONDS,
-            engine=getattr(settings, "ENGINE_NAME", ENGINE),
-            config_version=str(getattr(settings, "GATEWAY_CONFIG_VERSION", "1")),
+            engine=settings.ENGINE_NAME,
+            config_version=str(settings.GATEWAY_CONFIG_VERSION),
         )
 
 

@@ -139,7 +139,7 @@ def get_embedder() -> Embedder:
     """The process-wide embedder for the current configuration."""
     from django.conf import settings
 
-    gateway = getattr(settings, "MODEL_GATEWAY_URL", None)
+    gateway = settings.MODEL_GATEWAY_URL
     if gateway:
         key = ("gateway", str(settings.GATEWAY_EMBED_MODEL))
     else:

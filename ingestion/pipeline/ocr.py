@@ -98,7 +98,7 @@ def get_ocr_engine() -> OcrEngine:
     """The process-wide engine: the gateway when ``MODEL_GATEWAY_URL`` is set, else local."""
     from django.conf import settings
 
-    return _engine_for(getattr(settings, "MODEL_GATEWAY_URL", None))
+    return _engine_for(settings.MODEL_GATEWAY_URL)
 
 
 _local_engines_loaded: list[str] = []
@@ -128,7 +128,7 @@ def max_image_pixels() -> int:
     try:
         from django.conf import settings
 
-        return int(getattr(settings, "INGEST_MAX_IMAGE_PIXELS", DEFAULT_MAX_IMAGE_PIXELS))
+        return int(settings.INGEST_MAX_IMAGE_PIXELS)
     except Exception:  # settings not configured (bench, plain scripts)
         return DEFAULT_MAX_IMAGE_PIXELS
 
@@ -280,7 +280,7 @@ def _render_dpi() -> int:
     try:
         from django.conf import settings
 
-        return int(getattr(settings, "OCR_RENDER_DPI", DEFAULT_DPI))
+        return int(settings.OCR_RENDER_DPI)
     except Exception:  # settings not configured (bench, plain scripts)
         return DEFAULT_DPI
 

@@ -187,8 +187,7 @@ def approve_all(request: HttpRequest, pk: UUID) -> HttpResponse:
 
 
 def _page_cache_dir() -> Path:
-    default = Path(settings.DATA_DIR) / "page-cache"
-    return Path(getattr(settings, "PAGE_IMAGE_CACHE_DIR", default))
+    return Path(settings.PAGE_IMAGE_CACHE_DIR)
 
 
 def _render_page(document: Document, number: int) -> bytes:

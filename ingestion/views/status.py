@@ -77,7 +77,7 @@ def live_statuses(jobs: Iterable[IngestionJob]) -> dict[UUID, LiveStatus]:
     jobs = [job for job in jobs if job.state in IN_PROGRESS_JOB]
     waiting = [job for job in jobs if job.state in WAITING_JOB]
     positions = _positions(waiting) if waiting else {}
-    workers = max(1, int(getattr(settings, "INGEST_WORKERS", 1)))
+    workers = max(1, int(settings.INGEST_WORKERS))
     medians = {origin: _median_job_seconds(origin) for origin in {j.origin for j in waiting}}
     result: dict[UUID, LiveStatus] = {}
     for job in jobs:
