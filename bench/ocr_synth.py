@@ -137,7 +137,8 @@ def split_sources(root: Path = GALQA_DOCS) -> dict[str, list[str]]:
 
 def clean_text(text: str) -> str:
     # The Base-14 fonts are Latin-1; map typographic quotes and dashes, drop the rest.
-    text = text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "–": "-"}))
+    table: dict[str, str | int | None] = {"“": '"', "”": '"', "‘": "'", "’": "'", "–": "-"}
+    text = text.translate(str.maketrans(table))
     text = re.sub(r"\s+", " ", text).strip()
     # The GALQA texts were themselves OCRed and carry debris tails ("... A ag En : -4-"):
     # a run of three or more tokens of at most three characters at a paragraph's end.
@@ -206,7 +207,7 @@ def degrade(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Apply ``d`` to a page; returns the image and the affine matrix of its geometry."""
     nprng = np.random.default_rng(rng.randrange(2**32))
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     if d.contrast < 1.0:
         paper = 235.0 + 15.0 * d.contrast
         gray = paper - (paper - gray) * d.contrast
@@ -225,10 +226,11 @@ def degrade(
         mask = nprng.random(gray.shape)
         gray[mask < d.salt_pepper / 2] = 0.0
         gray[mask > 1 - d.salt_pepper / 2] = 255.0
-    out = np.clip(gray, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(gray, 0, 255).astype(np.uint8)
     if d.jpeg:
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, d.jpeg])
-        out = cv2.imdecode(enc, cv2.IMREAD_GRAYSCALE) if ok else out
+        decoded = cv2.imdecode(enc, cv2.IMREAD_GRAYSCALE) if ok else None
+        out = out if decoded is None else np.asarray(decoded)
     return cv2.cvtColor(out, cv2.COLOR_GRAY2BGR), matrix
 
 

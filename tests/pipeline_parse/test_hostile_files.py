@@ -65,7 +65,7 @@ def test_an_encrypted_pdf_says_it_is_password_protected(tmp_path: Path) -> None:
     path = write(
         doc,
         tmp_path / "locked.pdf",
-        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,  # type: ignore[attr-defined]
         user_pw="rahasia",
         owner_pw="pemilik",
     )
