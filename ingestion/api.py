@@ -22,7 +22,8 @@ from ninja.files import UploadedFile
 from pydantic import Field
 
 from aceh_rag.api_support import ApiError
-from ingestion.models import Document, IngestionJob, JobState
+from ingestion.models import ApiToken, Document, IngestionJob, JobState, SourceType
+from ingestion.permissions import is_admin
 from ingestion.search import Editions, SearchQuery, search
 
 router = Router(tags=["ingestion"])
@@ -193,7 +194,13 @@ _SOURCE_METADATA_FIELDS = (
 
 @router.post(
     "/documents",
-    response={202: DocumentUploadOut, 200: DocumentUploadOut, 400: ErrorOut, 401: ErrorOut},
+    response={
+        202: DocumentUploadOut,
+        200: DocumentUploadOut,
+        400: ErrorOut,
+        401: ErrorOut,
+        403: ErrorOut,
+    },
     tags=["documents"],
 )
 def upload_document(
@@ -203,6 +210,13 @@ def upload_document(
     same bytes and version already exist, the existing document is returned (200)."""
     from ingestion.jobs import UploadMeta, enqueue_upload
 
+    _require_uploader(request)
+    if meta.source_type not in SourceType.values:
+        raise ApiError(
+            400,
+            "UPLOAD_REJECTED",
+            f"Jenis sumber tidak dikenal; pilih salah satu: {', '.join(SourceType.values)}",
+        )
     upload_meta = UploadMeta(
         title=meta.title,
         source_type=meta.source_type,
@@ -230,6 +244,15 @@ def upload_document(
         "message": outcome.message,
     }
     return Status(200 if outcome.duplicate else 202, body)
+
+
+def _require_uploader(request: HttpRequest) -> None:
+    """Tokens are issued to machine clients by an operator; a browser session needs the
+    Admin role, as on the upload page (a Peninjau must not upload through the API)."""
+    if isinstance(getattr(request, "auth", None), ApiToken):
+        return
+    if not is_admin(request.user):
+        raise ApiError(403, "FORBIDDEN", "Hanya Admin yang dapat mengunggah dokumen")
 
 
 def _parse_uuid(value: str, code: str, detail: str) -> uuid.UUID:
