@@ -177,10 +177,20 @@ def _embed(
 
     if not passages:
         return []
-    engine = embedder or _default_embedder()
+    from ingestion.pipeline.base import StageError
+
     started = time.monotonic()
     texts = [passage_text(heading, text) for heading, text in passages]
-    vectors = embed_passages_cached(texts, engine)  # type: ignore[arg-type]
+    try:
+        engine = embedder or _default_embedder()
+        vectors = embed_passages_cached(texts, engine)  # type: ignore[arg-type]
+    except StageError as exc:
+        # Gateway down, backpressure or a verdict: the reviewer reads why and tries again;
+        # nothing was locked or written yet, so the chunk stays pending.
+        log.warning("review embedding failed: %s", exc.reason)
+        raise ReviewError(
+            f"Vektor tidak dapat dibuat ({exc.reason}); potongan belum disetujui, coba lagi."
+        ) from exc
     log.info("review embedded %s chunk(s) in %.0f ms", len(texts), _ms(started))
     return [(list(vector), engine.model_id) for vector in vectors]
 

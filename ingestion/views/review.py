@@ -172,13 +172,21 @@ def chunk_reject(request: HttpRequest, chunk_id: int) -> HttpResponse:
 @reviewer_required
 def approve_all(request: HttpRequest, pk: UUID) -> HttpResponse:
     document = get_object_or_404(Document.objects.only("id"), pk=pk)
-    outcome = review_service.approve_all(document.pk, user=request.user)
+    try:
+        outcome = review_service.approve_all(document.pk, user=request.user)
+    except review_service.ReviewError as exc:
+        messages.error(request, str(exc))
+        return _redirect(request, reverse("review_document", args=[document.pk]))
     if outcome.became_indexed:
         messages.success(request, "Semua potongan disetujui. Dokumen kini terindeks.")
         target = reverse("document_detail", args=[document.pk])
     else:
         messages.info(request, "Potongan yang tersisa sudah disetujui.")
         target = reverse("review_document", args=[document.pk])
+    return _redirect(request, target)
+
+
+def _redirect(request: HttpRequest, target: str) -> HttpResponse:
     if is_htmx(request):
         response = HttpResponse(status=204)
         response["HX-Redirect"] = target
