@@ -9,9 +9,9 @@ same function synchronously.
 Dedupe (beyond the contract's in-process store, durable across restarts): a jobId whose
 last delivery ended done / needs_review / skipped is never processed again and emits
 nothing; a failed one is processed again (the partner's retry path); a ``processing`` one
-with a stale heartbeat is a crash leftover and is processed again; a ``processing`` one
-with a fresh heartbeat belongs to another worker right now, so this delivery is deferred
-without touching the row.
+with a stale heartbeat and a free document lock is a crash leftover and is processed
+again; a ``processing`` one with a fresh heartbeat or a held document lock belongs to
+another worker right now, so this delivery is deferred without touching the row.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ingestion.jobs import record_result
@@ -111,14 +111,42 @@ def storable(value: Any) -> Any:
     return value
 
 
+_TRY_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
+_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
+
+
+def lock_is_free(key: str) -> bool:
+    """Whether no session holds the document lock ``key`` (taken and released at once)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TRY_LOCK, [key])
+        row = cursor.fetchone()
+        if not (row and row[0]):
+            return False
+        cursor.execute(_UNLOCK, [key])
+    return True
+
+
+def _still_running(job: IngestionJob, now: Any) -> bool:
+    """A ``processing`` job someone works on: fresh heartbeat, or its document lock held.
+
+    The heartbeat alone cannot tell a crash from a long step (embedding a large document
+    reports no progress for minutes); the pipeline holds the document lock for the whole
+    run and Postgres drops it with a dead connection, so a held lock means a live run.
+    """
+    if job.state != JobState.PROCESSING:
+        return False
+    if job.heartbeat_at is not None and job.heartbeat_at > now - stale_after():
+        return True
+    return bool(job.lock_key) and not lock_is_free(job.lock_key)
+
+
 def _refusal(job: IngestionJob, partner_job_id: str, now: Any) -> HandleOutcome | None:
     if job.state in FINAL_JOB_STATES:
         log.info("job %s already ended %s; redelivery ignored", partner_job_id, job.state)
         return HandleOutcome(
             ConsumerOutcome.SKIPPED, partner_job_id, job, job.document_id, ALREADY_PROCESSED
         )
-    fresh = job.heartbeat_at is not None and job.heartbeat_at > now - stale_after()
-    if job.state == JobState.PROCESSING and fresh:
+    if _still_running(job, now):
         log.info("job %s is being processed elsewhere; delivery deferred", partner_job_id)
         return HandleOutcome(ConsumerOutcome.DEFERRED, partner_job_id, job, job.document_id, BUSY)
     return None

@@ -16,30 +16,17 @@ import logging
 import time
 from datetime import timedelta
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from ingestion.models import IngestionJob, JobOrigin, JobState
-from partner_events.handler import HandleOutcome, handle_stored_job
+from partner_events.handler import HandleOutcome, handle_stored_job, lock_is_free
 from partner_events.publisher import Publisher
 
 log = logging.getLogger(__name__)
 
 OPEN_STATES = (JobState.QUEUED, JobState.PROCESSING, JobState.DEFERRED)
 ORPHAN_TEXT = "Ditunda — worker sebelumnya berhenti; akan dijalankan ulang"
-_TRY = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
-_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
-
-
-def lock_is_free(key: str) -> bool:
-    """Whether no session holds the document lock ``key`` (taken and released at once)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_TRY, [key])
-        row = cursor.fetchone()
-        if not (row and row[0]):
-            return False
-        cursor.execute(_UNLOCK, [key])
-    return True
 
 
 def reclaim_orphans(grace_s: float, limit: int = 20) -> list[str]:
