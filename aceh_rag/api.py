@@ -4,7 +4,8 @@ Authentication, in order: an API token (``Authorization: Bearer <token>``, only 
 sha256 is stored; ``manage.py create_api_token NAME``) for machine clients, then the
 Django session (with CSRF on unsafe methods) for the UI. Every error body is
 ``{"code": "<STABLE_CODE>", "detail": "<Indonesian text>"}`` plus optional fields.
-OpenAPI: ``/api/openapi.json``, browsable at ``/api/docs``.
+OpenAPI: ``/api/openapi.json``, browsable at ``/api/docs`` (both behind login, like every
+page but the partner documentation and the probes).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
@@ -30,6 +32,7 @@ api = NinjaAPI(
     ),
     auth=[api_token_auth, django_auth],
     urls_namespace="api",
+    docs_decorator=login_required,
 )
 
 

@@ -6,7 +6,14 @@ import pytest
 from django.test import Client
 from openapi_spec_validator import validate
 
+from tests.ui._support import client_for, make_user
+
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client() -> Client:
+    return client_for(make_user("pembaca-api"))
 
 
 def test_the_openapi_document_is_valid_and_complete(client: Client) -> None:
