@@ -9,11 +9,14 @@ Given the fetched bytes' sha256 and the request's (source_type, source_key, sour
 2. Same (type, version, key) row exists with other bytes (or not completed): corrected in
    place — same document id, chunks replaced atomically by the indexer.
 3. Same checksum and version under another key: the database keeps (checksum, version)
-   unique too, so a completed row is a duplicate (skipped) and an unfinished one is reused.
+   unique too, so a completed row is a duplicate (skipped, but nothing of this request is
+   written into that other source's row) and an unfinished one is reused — unless another
+   worker holds that row's document lock, then this request is deferred.
 4. Otherwise a new Document row: a new edition when the key already has other versions.
 
-Admin uploads use ``source_key = upload:<sha256>`` (see ingestion.jobs), so rule 1 is
-their sha256 dedupe and rule 3 their (checksum, version) one.
+Admin uploads without a source key use ``source_key = upload:<sha256>`` (see
+ingestion.jobs). The contract keeps their old SHA-256 + version dedupe, so for them rule 1
+applies at the same version only: the same bytes uploaded as a new version are a new edition.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from django.db import transaction
 
 from ingestion.labels import build_title_labels
 from ingestion.models import COMPLETED_STATUSES, Document, DocumentStatus
+from ingestion.pipeline.locks import held_elsewhere
 from ingestion.pipeline.request import IngestRequest
 from ingestion.storage import FetchedFile
 
@@ -37,6 +41,7 @@ class Action(StrEnum):
     NEW = "new"
     CORRECT = "correct"  # same document row, content replaced
     SKIP = "skip"  # unchanged content
+    DEFER = "defer"  # the row to reuse belongs to a document another worker is processing
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,8 @@ class Decision:
     action: Action
     document: Document | None
     why: str
+    # False for a duplicate found under another source: its row takes none of our metadata.
+    same_source: bool = True
 
 
 def _by_key(request: IngestRequest) -> Any:
@@ -58,14 +65,12 @@ def decide(request: IngestRequest, checksum: str) -> Decision:
         target = Document.objects.filter(pk=request.reprocess_document_id).first()
         if target is not None:
             return Decision(Action.CORRECT, target, "reprocess requested")
-    unchanged = (
-        _by_key(request)
-        .filter(checksum=checksum, status__in=COMPLETED_STATUSES)
-        .order_by("-created_at")
-        .first()
-    )
-    if unchanged is not None:
-        return Decision(Action.SKIP, unchanged, "unchanged content")
+    unchanged = _by_key(request).filter(checksum=checksum, status__in=COMPLETED_STATUSES)
+    if is_content_key(request, checksum):
+        unchanged = unchanged.filter(metadata__source_version=request.source_version)
+    found = unchanged.order_by("-created_at").first()
+    if found is not None:
+        return Decision(Action.SKIP, found, "unchanged content")
     same_identity = _by_key(request).filter(metadata__source_version=request.source_version).first()
     if same_identity is not None:
         return Decision(Action.CORRECT, same_identity, "same type, key and version")
@@ -73,10 +78,24 @@ def decide(request: IngestRequest, checksum: str) -> Decision:
         checksum=checksum, metadata__source_version=request.source_version
     ).first()
     if same_bytes is not None:
-        if same_bytes.status in COMPLETED_STATUSES:
-            return Decision(Action.SKIP, same_bytes, "same checksum and version")
-        return Decision(Action.CORRECT, same_bytes, "unfinished row with the same bytes")
+        return _same_bytes_elsewhere(same_bytes)
     return Decision(Action.NEW, None, "new document or new edition")
+
+
+def is_content_key(request: IngestRequest, checksum: str) -> bool:
+    """An admin upload whose key was derived from its bytes (no source key given)."""
+    return request.source_key == f"upload:{checksum}"
+
+
+def _same_bytes_elsewhere(document: Document) -> Decision:
+    """Rule 3: the (checksum, version) row of another source."""
+    if document.status in COMPLETED_STATUSES:
+        return Decision(Action.SKIP, document, "same checksum and version", same_source=False)
+    other_key = f"doc-uploaded:{(document.metadata or {}).get('source_key', '')}"
+    if held_elsewhere(other_key):
+        # Correcting it now would have two workers writing one row's chunks.
+        return Decision(Action.DEFER, document, "same bytes being processed under another key")
+    return Decision(Action.CORRECT, document, "unfinished row with the same bytes")
 
 
 def merged_source(stored: dict[str, Any], request: IngestRequest) -> dict[str, Any]:

@@ -148,18 +148,12 @@ def _hash_upload(uploaded_file: Any) -> tuple[str, int]:
 def _existing_duplicate(
     source_type: str, source_key: str, version: str, checksum: str
 ) -> UploadOutcome | None:
-    doc = (
-        Document.objects.filter(checksum=checksum, status__in=COMPLETED_STATUSES)
-        .filter(metadata__source_version=version)
-        .first()
-    ) or (
-        Document.objects.filter(
-            source_type=source_type,
-            metadata__source_key=source_key,
-            checksum=checksum,
-            status__in=COMPLETED_STATUSES,
-        ).first()
-    )
+    completed = Document.objects.filter(checksum=checksum, status__in=COMPLETED_STATUSES)
+    doc = completed.filter(metadata__source_version=version).first()
+    if doc is None and source_key != f"upload:{checksum}":
+        # A given source key is the partner's rule 1: the same bytes at any version.
+        # Without one, the contract keeps SHA-256 + version: a new version is a new edition.
+        doc = completed.filter(source_type=source_type, metadata__source_key=source_key).first()
     if doc is not None:
         return UploadOutcome(document=doc, duplicate=True)
     waiting = IngestionJob.objects.filter(

@@ -134,20 +134,29 @@ def _run(request: IngestRequest, obs: CompositeObserver, tmp: Path) -> IngestRes
         )
     except StageError as exc:
         return _fail(obs, None, exc.reason, permanent=exc.permanent)
+    decision = identity.decide(request, fetched.sha256)
+    log.info("identity %s: %s (%s)", request.source_key, decision.action, decision.why)
+    if decision.action is identity.Action.DEFER:
+        # Like lock contention: no milestone; the caller retries once the other run ends.
+        return IngestResult(outcome=Outcome.DEFERRED, checksum=fetched.sha256)
     obs.progress("fetched", 10)
     obs.milestone(Milestone.FETCHED, document_id=None, meta=None)
     with call_context(doc_hash=fetched.sha256):
-        return _after_fetch(request, obs, fetched, policy)
+        return _after_fetch(request, obs, fetched, decision, policy)
 
 
 def _after_fetch(
-    request: IngestRequest, obs: CompositeObserver, fetched: FetchedFile, policy: RetryPolicy
+    request: IngestRequest,
+    obs: CompositeObserver,
+    fetched: FetchedFile,
+    decision: identity.Decision,
+    policy: RetryPolicy,
 ) -> IngestResult:
-    decision = identity.decide(request, fetched.sha256)
-    log.info("identity %s: %s (%s)", request.source_key, decision.action, decision.why)
     if decision.action is identity.Action.SKIP:
         assert decision.document is not None
-        doc = identity.apply_unchanged(decision.document, request)
+        doc = decision.document
+        if decision.same_source:
+            doc = identity.apply_unchanged(doc, request)
         obs.milestone(Milestone.SKIPPED, document_id=doc.pk, meta={"chunkCount": 0})
         return IngestResult(outcome=Outcome.SKIPPED, document_id=doc.pk, checksum=fetched.sha256)
     document = identity.prepare(decision, request, fetched)
