@@ -278,10 +278,21 @@ def claim_next_upload_job() -> IngestionJob | None:
 
 
 def requeue_stale_jobs(older_than: timedelta) -> int:
-    """Crash recovery: ``processing`` upload jobs without a heartbeat go back to the queue."""
+    """Crash recovery: ``processing`` upload jobs without a heartbeat go back to the queue.
+
+    Only when their document lock is free too: Postgres drops a dead worker's session
+    lock, while a live worker on a long stage without progress (a large embed) still
+    holds it. The lock tells a crash apart from a slow document; the timer alone cannot.
+    """
+    from ingestion.pipeline.locks import held_elsewhere
+
     cutoff = timezone.now() - older_than
-    count = IngestionJob.objects.filter(
+    stale = IngestionJob.objects.filter(
         origin=JobOrigin.UPLOAD, state=JobState.PROCESSING, heartbeat_at__lt=cutoff
+    ).values_list("pk", "lock_key")
+    orphans = [pk for pk, lock_key in stale if not (lock_key and held_elsewhere(lock_key))]
+    count = IngestionJob.objects.filter(
+        pk__in=orphans, state=JobState.PROCESSING, heartbeat_at__lt=cutoff
     ).update(state=JobState.QUEUED, status_text="", stage="", progress=0)
     if count:
         log.warning("requeued %s stale upload jobs (no heartbeat since %s)", count, cutoff)
