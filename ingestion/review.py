@@ -11,6 +11,7 @@ must not hold a lock other reviewers wait on.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Sequence
@@ -66,12 +67,26 @@ def _clean(text: str) -> str:
     return cleaned
 
 
-def _locked_pending_chunk(chunk_id: int) -> Chunk:
+def text_version(text: str) -> str:
+    """A short fingerprint of a chunk's text as a reviewer saw it (sent back with the form)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _locked_pending_chunk(chunk_id: int, seen: str | None = None) -> Chunk:
+    """The chunk, locked; ``seen`` is the text_version the reviewer's form was built from.
+
+    A correction saved by another reviewer after that form was shown is refused: approving
+    or rejecting would otherwise decide on (and overwrite) text this reviewer never saw.
+    """
     chunk = Chunk.objects.select_for_update().filter(pk=chunk_id).first()
     if chunk is None:
         raise ReviewError("Potongan teks tidak ditemukan.")
     if chunk.indexed or chunk.review_state != ReviewState.PENDING:
         raise ReviewError("Potongan ini sudah ditinjau oleh orang lain.")
+    if seen and seen != text_version(chunk.text):
+        raise ReviewError(
+            "Teks potongan ini baru saja dikoreksi peninjau lain; periksa teks terbaru lalu ulangi."
+        )
     return chunk
 
 
@@ -90,11 +105,11 @@ def _record(chunk: Chunk, user: Any, action: str, before: str, after: str) -> No
     _action(chunk, user, action, before, after).save()
 
 
-def edit_chunk(chunk_id: int, *, user: Any, text: str) -> Chunk:
+def edit_chunk(chunk_id: int, *, user: Any, text: str, seen: str | None = None) -> Chunk:
     """Save a correction without deciding yet."""
     new_text = _clean(text)
     with transaction.atomic():
-        chunk = _locked_pending_chunk(chunk_id)
+        chunk = _locked_pending_chunk(chunk_id, seen)
         if new_text != chunk.text:
             _record(chunk, user, ReviewAction.Action.EDIT, chunk.text, new_text)
             chunk.text = new_text
@@ -108,6 +123,7 @@ def approve_chunk(
     user: Any,
     text: str | None = None,
     embedder: PassageEmbedder | None = None,
+    seen: str | None = None,
 ) -> ReviewOutcome:
     """Approve one chunk (with an optional correction): embed it and make it searchable."""
     current = Chunk.objects.filter(pk=chunk_id).values_list("text", "heading_path").first()
@@ -116,15 +132,15 @@ def approve_chunk(
     final_text = _clean(text) if text is not None else current[0]
     vector, model_id = _embed([(current[1], final_text)], embedder)[0]
     with transaction.atomic():
-        chunk = _locked_pending_chunk(chunk_id)
+        chunk = _locked_pending_chunk(chunk_id, seen)
         _approve_locked(chunk, user, final_text, vector, model_id)
         return _settle(chunk.document_id)
 
 
-def reject_chunk(chunk_id: int, *, user: Any) -> ReviewOutcome:
+def reject_chunk(chunk_id: int, *, user: Any, seen: str | None = None) -> ReviewOutcome:
     """Keep the chunk but never index it."""
     with transaction.atomic():
-        chunk = _locked_pending_chunk(chunk_id)
+        chunk = _locked_pending_chunk(chunk_id, seen)
         chunk.review_state = ReviewState.REJECTED
         chunk.save(update_fields=["review_state"])
         _record(chunk, user, ReviewAction.Action.REJECT, chunk.text, chunk.text)

@@ -76,6 +76,8 @@ def _pending_chunks(document: Document) -> Any:
 def review_document(request: HttpRequest, pk: UUID) -> HttpResponse:
     document = get_object_or_404(Document, pk=pk)
     chunks = paginate(request, _pending_chunks(document).filter(review_state=ReviewState.PENDING))
+    for chunk in chunks.object_list:
+        _mark_seen(chunk)
     counts = _counts(document)
     context = {
         "nav": "review",
@@ -109,6 +111,7 @@ def _chunk_response(
     chunk = get_object_or_404(
         Chunk.objects.defer("embedding").select_related("document"), pk=chunk_id
     )
+    _mark_seen(chunk)
     context = {
         "chunk": chunk,
         "doc": chunk.document,
@@ -124,6 +127,15 @@ def _chunk_response(
     return page(request, "ingestion/partials/review_chunk_result.html", context)
 
 
+def _mark_seen(chunk: Chunk) -> None:
+    # The form sends this back, so a correction saved meanwhile by someone else is noticed.
+    chunk.seen_version = review_service.text_version(chunk.text)  # type: ignore[attr-defined]
+
+
+def _seen(request: HttpRequest) -> str | None:
+    return request.POST.get("seen") or None
+
+
 def _text_from(request: HttpRequest) -> tuple[str | None, str | None]:
     form = ChunkTextForm(request.POST)
     if not form.is_valid():
@@ -137,7 +149,7 @@ def chunk_save(request: HttpRequest, chunk_id: int) -> HttpResponse:
     text, error = _text_from(request)
     if text is not None:
         try:
-            review_service.edit_chunk(chunk_id, user=request.user, text=text)
+            review_service.edit_chunk(chunk_id, user=request.user, text=text, seen=_seen(request))
         except review_service.ReviewError as exc:
             error = str(exc)
     return _chunk_response(request, chunk_id, None, error)
@@ -150,7 +162,9 @@ def chunk_approve(request: HttpRequest, chunk_id: int) -> HttpResponse:
     outcome = None
     if text is not None:
         try:
-            outcome = review_service.approve_chunk(chunk_id, user=request.user, text=text)
+            outcome = review_service.approve_chunk(
+                chunk_id, user=request.user, text=text, seen=_seen(request)
+            )
         except review_service.ReviewError as exc:
             error = str(exc)
     return _chunk_response(request, chunk_id, outcome, error)
@@ -162,7 +176,7 @@ def chunk_reject(request: HttpRequest, chunk_id: int) -> HttpResponse:
     error = None
     outcome = None
     try:
-        outcome = review_service.reject_chunk(chunk_id, user=request.user)
+        outcome = review_service.reject_chunk(chunk_id, user=request.user, seen=_seen(request))
     except review_service.ReviewError as exc:
         error = str(exc)
     return _chunk_response(request, chunk_id, outcome, error)
