@@ -47,12 +47,31 @@ class Command(BaseCommand):
                 break
             texts = [passage_text(c.heading_path, c.text) for c in batch]
             vectors = embed_passages_cached(texts, embedder)
-            with transaction.atomic():
-                for chunk, vector in zip(batch, vectors, strict=True):
-                    chunk.embedding = vector
-                    chunk.embedding_model = embedder.model_id
-                Chunk.objects.bulk_update(batch, ["embedding", "embedding_model"])
-            done += len(batch)
+            done += _store(batch, vectors, embedder.model_id)
             last_id = batch[-1].id
         elapsed = time.monotonic() - started
         self.stdout.write(f"reembed: {done} chunk → {embedder.model_id} dalam {elapsed:.1f} dtk")
+
+
+def _store(batch: list[Chunk], vectors: list[list[float]], model_id: str) -> int:
+    """Write the vectors of chunks whose text is still the one embedded.
+
+    A reviewer may correct and approve a chunk while its batch is being embedded; that
+    approval stores the right vector, which a vector of the old text must not overwrite.
+    """
+    with transaction.atomic():
+        current = {
+            pk: (text, heading)
+            for pk, text, heading in Chunk.objects.select_for_update()
+            .filter(id__in=[c.id for c in batch])
+            .exclude(embedding_model=model_id)
+            .values_list("id", "text", "heading_path")
+        }
+        fresh = []
+        for chunk, vector in zip(batch, vectors, strict=True):
+            if current.get(chunk.id) == (chunk.text, chunk.heading_path):
+                chunk.embedding = vector
+                chunk.embedding_model = model_id
+                fresh.append(chunk)
+        Chunk.objects.bulk_update(fresh, ["embedding", "embedding_model"])
+    return len(fresh)
