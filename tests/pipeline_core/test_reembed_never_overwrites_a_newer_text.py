@@ -56,4 +56,5 @@ def test_a_chunk_corrected_during_reembed_keeps_the_reviewed_vector(
     call_command("reembed")
     stored = Chunk.objects.get(pk=chunk.pk)
     assert stored.text == "Teks yang sudah dikoreksi peninjau."
+    assert stored.embedding is not None
     assert [round(float(x), 3) for x in stored.embedding] == REVIEWED
