@@ -111,9 +111,13 @@ class FileStorage:
         path = self.resolve(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".upload-")
-        with os.fdopen(fd, "wb") as out:
-            shutil.copyfileobj(fileobj, out, _COPY_CHUNK)
-        os.replace(tmp, path)  # readers never see a half-written object
+        try:
+            with os.fdopen(fd, "wb") as out:
+                shutil.copyfileobj(fileobj, out, _COPY_CHUNK)
+            os.replace(tmp, path)  # readers never see a half-written object
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)  # a failed upload leaves no partial file
+            raise
 
     def open(self, key: str) -> BinaryIO:
         path = self.resolve(key)
