@@ -45,7 +45,8 @@ def with_retries(
 ) -> T:
     """Run ``action``; retry a :class:`TransientError` within the policy, re-raise the last.
 
-    Permanent errors and anything that is not a stage error pass straight through.
+    Permanent errors and anything that is not a stage error pass straight through. A
+    gateway that said how long to back off (Retry-After) is never asked again sooner.
     """
     attempt = 0
     while True:
@@ -56,7 +57,7 @@ def with_retries(
             if attempt > policy.retries:
                 log.warning("%s: giving up after %s attempts: %s", what, attempt, exc.reason)
                 raise
-            delay = policy.delay(attempt)
+            delay = max(policy.delay(attempt), _told_to_wait(exc))
             log.info(
                 "%s: transient failure (%s), retry %s/%s in %.2fs",
                 what,
@@ -66,3 +67,9 @@ def with_retries(
                 delay,
             )
             sleep(delay)
+
+
+def _told_to_wait(exc: TransientError) -> float:
+    """Seconds the upstream asked us to wait (``retry_after_s`` of backpressure), else 0."""
+    told = getattr(exc, "retry_after_s", None)
+    return float(told) if isinstance(told, int | float) and told > 0 else 0.0
