@@ -172,6 +172,7 @@ class KafkaWorker:
         self.next_chores = 0.0
         self.next_lag = 0.0
         self.handled = 0
+        self.last_was_record = False  # chores and waiting records take turns when both due
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -199,16 +200,26 @@ class KafkaWorker:
         self.publisher.poll()
         now = time.monotonic()
         if self.task is None and now >= self.retry_at and not self.stop.requested.is_set():
-            if self.waiting:
-                self._start_record(self.waiting.popleft())
-            elif now >= self.next_chores:
-                self._start_chores()
-            elif self.paused and not self.stop.requested.is_set():
-                self._resume()
+            self._start_next(now)
         if now >= self.next_lag:
             self.next_lag = now + self.config.lag_every_s
             self._update_lag()
         self._commit_due()
+
+    def _start_next(self, now: float) -> None:
+        """A waiting record, or the chores when due.
+
+        Under a steady input the read-ahead queue may never run empty, so due chores take
+        every other turn: otherwise deferred jobs would never re-run (their offsets holding
+        the partition's commit), orphans never be reclaimed and the outbox never drained.
+        """
+        chores_due = now >= self.next_chores
+        if self.waiting and not (chores_due and self.last_was_record):
+            self._start_record(self.waiting.popleft())
+        elif chores_due:
+            self._start_chores()
+        elif self.paused:
+            self._resume()
 
     def _on_message(self, message: Any) -> None:
         error = message.error()
@@ -226,11 +237,13 @@ class KafkaWorker:
         self.tracker.start(_tp(message), message.offset())
         future = self.executor.submit(_run_record, message.value() or b"", self.publisher)
         self.task = Task(future, time.monotonic(), message)
+        self.last_was_record = True
 
     def _start_chores(self) -> None:
         held = self.tracker.held_jobs()
         future = self.executor.submit(_run_chores, self.config, self.publisher, held, True)
         self.task = Task(future, time.monotonic())
+        self.last_was_record = False
 
     def _check_task(self) -> None:
         task = self.task
