@@ -14,7 +14,9 @@ import logging
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
 from ninja.security import django_auth
@@ -75,10 +77,34 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return error_response(request, 404, "NOT_FOUND", "Tidak ditemukan")
 
 
+# Ninja's own HttpError texts are English ("CSRF check Failed", "Cannot parse request
+# body"); clients key on the code, people read the Indonesian detail.
+_HTTP_ERROR_DETAIL = {
+    400: "Isi permintaan tidak dapat dibaca",
+    403: "Akses ditolak",
+    404: "Tidak ditemukan",
+    405: "Metode tidak diizinkan",
+}
+
+
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    code = "CSRF_FAILED" if "csrf" in str(exc).lower() else f"HTTP_{exc.status_code}"
-    return error_response(request, exc.status_code, code, str(exc))
+    if "csrf" in str(exc).lower():
+        detail = "Token CSRF tidak ada atau tidak sah; muat ulang halaman lalu coba lagi"
+        return error_response(request, exc.status_code, "CSRF_FAILED", detail)
+    detail = _HTTP_ERROR_DETAIL.get(exc.status_code, "Permintaan tidak dapat diproses")
+    return error_response(request, exc.status_code, f"HTTP_{exc.status_code}", detail)
+
+
+@api.exception_handler(MultiPartParserError)
+@api.exception_handler(SuspiciousOperation)
+@api.exception_handler(UnreadablePostError)
+def _bad_body(request: HttpRequest, exc: Exception) -> HttpResponse:
+    # A broken upload body is the client's problem: a 4xx, never a retry-inviting 500.
+    log.info("api %s %s: unreadable body: %s", request.method, request.path, exc)
+    if isinstance(exc, RequestDataTooBig):
+        return error_response(request, 413, "HTTP_413", "Permintaan terlalu besar")
+    return error_response(request, 400, "HTTP_400", _HTTP_ERROR_DETAIL[400])
 
 
 @api.exception_handler(Exception)
