@@ -269,10 +269,16 @@ def document_archive(request: HttpRequest, pk: UUID) -> HttpResponse:
 @require_POST
 @admin_required
 def document_reprocess(request: HttpRequest, pk: UUID) -> HttpResponse:
-    document = get_object_or_404(Document, pk=pk)
-    if document.status not in REPROCESSABLE:
-        messages.error(request, "Dokumen ini sedang diproses; tunggu hingga selesai.")
-        return redirect("document_detail", pk=pk)
-    enqueue_reprocess(document, user=request.user)
+    # The row lock serialises double clicks and two admins: an indexed document keeps its
+    # status while its reprocess job waits, so the status alone cannot tell it is queued.
+    with transaction.atomic():
+        document = get_object_or_404(Document.objects.select_for_update(), pk=pk)
+        busy = document.jobs.filter(state__in=IN_PROGRESS_JOB).exists()
+        if document.status not in REPROCESSABLE or busy:
+            messages.error(
+                request, "Dokumen ini sedang diproses atau sudah di antrean; tunggu hingga selesai."
+            )
+            return redirect("document_detail", pk=pk)
+        enqueue_reprocess(document, user=request.user)
     messages.success(request, "Dokumen dimasukkan ke antrean untuk diproses ulang.")
     return redirect("document_detail", pk=pk)
