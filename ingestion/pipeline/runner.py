@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from django.conf import settings
+from django.db import IntegrityError, transaction
 
 from ingestion import identity
 from ingestion.models import Document, DocumentStatus
@@ -136,13 +137,33 @@ def _run(request: IngestRequest, obs: CompositeObserver, tmp: Path) -> IngestRes
         return _fail(obs, None, exc.reason, permanent=exc.permanent)
     decision = identity.decide(request, fetched.sha256)
     log.info("identity %s: %s (%s)", request.source_key, decision.action, decision.why)
+    # Like lock contention, a deferral reports no milestone; the caller retries later.
+    deferred = IngestResult(outcome=Outcome.DEFERRED, checksum=fetched.sha256)
     if decision.action is identity.Action.DEFER:
-        # Like lock contention: no milestone; the caller retries once the other run ends.
-        return IngestResult(outcome=Outcome.DEFERRED, checksum=fetched.sha256)
+        return deferred
+    document = None
+    if decision.action is not identity.Action.SKIP:
+        document = _prepare(decision, request, fetched)
+        if document is None:
+            return deferred
     obs.progress("fetched", 10)
     obs.milestone(Milestone.FETCHED, document_id=None, meta=None)
     with call_context(doc_hash=fetched.sha256):
-        return _after_fetch(request, obs, fetched, decision, policy)
+        return _after_fetch(request, obs, fetched, decision, document, policy)
+
+
+def _prepare(
+    decision: identity.Decision, request: IngestRequest, fetched: FetchedFile
+) -> Document | None:
+    """The row to write into, or None when a concurrent run of the same bytes and version
+    under another key created it first (the unique (checksum, version) constraint): a
+    retry then finds that row and follows rule 3."""
+    try:
+        with transaction.atomic():
+            return identity.prepare(decision, request, fetched)
+    except IntegrityError:
+        log.warning("ingest %s: the same bytes were just stored by another run", request.source_key)
+        return None
 
 
 def _after_fetch(
@@ -150,6 +171,7 @@ def _after_fetch(
     obs: CompositeObserver,
     fetched: FetchedFile,
     decision: identity.Decision,
+    document: Document | None,
     policy: RetryPolicy,
 ) -> IngestResult:
     if decision.action is identity.Action.SKIP:
@@ -159,7 +181,7 @@ def _after_fetch(
             doc = identity.apply_unchanged(doc, request)
         obs.milestone(Milestone.SKIPPED, document_id=doc.pk, meta={"chunkCount": 0})
         return IngestResult(outcome=Outcome.SKIPPED, document_id=doc.pk, checksum=fetched.sha256)
-    document = identity.prepare(decision, request, fetched)
+    assert document is not None
     fields = None
     if decision.action is identity.Action.CORRECT:
         fields = identity.corrected_fields(document, request, fetched)
