@@ -364,6 +364,26 @@ def record_result(job: IngestionJob, result: IngestResult) -> None:
     JOBS_PROCESSED.labels(origin=job.origin, outcome=result.outcome.value).inc()
 
 
+CRASHED_REASON = "Kesalahan internal saat memproses dokumen"
+
+
+def fail_crashed_job(job: IngestionJob) -> None:
+    """The job whose run raised instead of answering: failed, so it can be re-run by hand."""
+    now = timezone.now()
+    IngestionJob.objects.filter(pk=job.pk, state=JobState.PROCESSING).update(
+        state=JobState.FAILED,
+        error=CRASHED_REASON,
+        status_text="",
+        progress=100,
+        finished_at=now,
+        heartbeat_at=now,
+    )
+    if job.document_id is not None:
+        Document.objects.filter(pk=job.document_id, status=DocumentStatus.PROCESSING).update(
+            status=DocumentStatus.FAILED, failure_reason=CRASHED_REASON
+        )
+
+
 def run_upload_job(job: IngestionJob) -> IngestResult:
     """Process one claimed upload job through the shared pipeline."""
     from ingestion.pipeline.runner import ingest

@@ -22,7 +22,13 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections, connection
 
 from aceh_rag.platform.heartbeat import start_heartbeat, stop_heartbeat
-from ingestion.jobs import claim_next_upload_job, requeue_stale_jobs, run_upload_job
+from ingestion.jobs import (
+    claim_next_upload_job,
+    fail_crashed_job,
+    requeue_stale_jobs,
+    run_upload_job,
+)
+from ingestion.models import IngestionJob
 from ingestion.pipeline.engines import loaded_models
 
 log = logging.getLogger("ingestion.worker")
@@ -74,11 +80,26 @@ class Command(BaseCommand):
                 stop.wait(poll)
                 continue
             started = time.monotonic()
-            result = run_upload_job(job)
+            outcome = _run_guarded(job)
             processed += 1
-            log.info(
-                "worker: job %s → %s in %.2fs", job.pk, result.outcome, time.monotonic() - started
-            )
-            if options["once"] and result.outcome == "deferred":
+            log.info("worker: job %s → %s in %.2fs", job.pk, outcome, time.monotonic() - started)
+            if options["once"] and outcome == "deferred":
                 break  # another process holds the document; do not spin on it
         self.stdout.write(f"ingest_worker: {processed} pekerjaan diproses")
+
+
+def _run_guarded(job: IngestionJob) -> str:
+    """Run one job; an unexpected crash fails that job instead of the whole worker.
+
+    Otherwise the job would sit in ``processing`` and, requeued on the next start, crash
+    the worker again: one poison file would stop the whole upload queue.
+    """
+    try:
+        return str(run_upload_job(job).outcome)
+    except Exception:
+        log.exception("worker: job %s crashed", job.pk)
+        try:
+            fail_crashed_job(job)
+        except Exception:
+            log.exception("worker: could not record the failure of job %s", job.pk)
+        return "failed"
