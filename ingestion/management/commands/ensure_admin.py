@@ -1,4 +1,4 @@
-"""Make sure an admin account and the two role groups exist (used by ``make run``)."""
+"""Pastikan akun admin dan dua grup peran ada (dipakai oleh ``make run``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ REVIEWER_GROUP = "Peninjau"
 
 
 class Command(BaseCommand):
-    help = "Create the Admin/Peninjau groups and an admin user if none exists."
+    help = "Buat grup Admin/Peninjau dan akun admin bila belum ada."
 
     def handle(self, *args: Any, **options: Any) -> None:
         admin_group, _ = Group.objects.get_or_create(name=ADMIN_GROUP)
