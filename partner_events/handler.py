@@ -126,6 +126,24 @@ def lock_is_free(key: str) -> bool:
     return True
 
 
+def _lock_key_max() -> int:
+    return int(IngestionJob._meta.get_field("lock_key").max_length or 0)
+
+
+def job_lock_key(job: IngestionJob) -> str:
+    """The document lock the pipeline takes for ``job``'s stored event.
+
+    The column holds at most ``max_length`` characters while the lock is taken on the full
+    key (a long sourceKey), so a cut key is re-derived from the stored event: probing the
+    cut key would find it free and hand a live run to a second worker.
+    """
+    if len(job.lock_key) < _lock_key_max():
+        return job.lock_key
+    raw = json.dumps(job.payload, ensure_ascii=False).encode("utf-8")
+    record = validate_doc_uploaded(raw, ContractConfig.from_settings()).normalized
+    return record.lock_key if record is not None else job.lock_key
+
+
 def _still_running(job: IngestionJob, now: Any) -> bool:
     """A ``processing`` job someone works on: fresh heartbeat, or its document lock held.
 
@@ -137,7 +155,8 @@ def _still_running(job: IngestionJob, now: Any) -> bool:
         return False
     if job.heartbeat_at is not None and job.heartbeat_at > now - stale_after():
         return True
-    return bool(job.lock_key) and not lock_is_free(job.lock_key)
+    key = job_lock_key(job)
+    return bool(key) and not lock_is_free(key)
 
 
 def _refusal(job: IngestionJob, partner_job_id: str, now: Any) -> HandleOutcome | None:
@@ -158,7 +177,7 @@ def claim_job(partner_job_id: str, *, payload: Any, lock_key: str) -> Claim:
     fields = {
         "state": JobState.PROCESSING,
         "payload": storable(payload),
-        "lock_key": lock_key[:600],
+        "lock_key": lock_key[: _lock_key_max()],
         "started_at": now,
         "heartbeat_at": now,
         "finished_at": None,

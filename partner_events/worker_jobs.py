@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ingestion.models import IngestionJob, JobOrigin, JobState
-from partner_events.handler import HandleOutcome, handle_stored_job, lock_is_free
+from partner_events.handler import HandleOutcome, handle_stored_job, job_lock_key, lock_is_free
 from partner_events.publisher import Publisher
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,8 @@ def reclaim_orphans(grace_s: float, limit: int = 20) -> list[str]:
     ).order_by("heartbeat_at")[:limit]
     reclaimed: list[str] = []
     for job in stale:
-        if job.lock_key and not lock_is_free(job.lock_key):
+        key = job_lock_key(job)
+        if key and not lock_is_free(key):
             continue  # a live worker holds the document: a long run, not a crash
         with transaction.atomic():
             updated = IngestionJob.objects.filter(
