@@ -34,6 +34,7 @@ from django.conf import settings
 from django.db import transaction
 
 from ingestion import search_sql
+from ingestion.links import safe_url
 from ingestion.search_lexical import bm25_candidates
 from ingestion.search_sql import Candidate
 from ingestion.search_terms import lexical_text
@@ -224,11 +225,11 @@ def _hit(row: dict[str, Any], score: float) -> SearchHit:
 
 
 def source_url(source: dict[str, Any], document_id: str) -> str:
-    """The citation link: the source's own URL when it gave one, else our download view."""
+    """The citation link: the source's own http(s) URL when it gave one, else our download."""
     for key in _URL_KEYS:
-        value = source.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        url = safe_url(source.get(key))
+        if url is not None:
+            return url
     return download_url(document_id)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
@@ -33,20 +32,6 @@ def paginate(request: HttpRequest, queryset: QuerySet[Any], *, param: str = "pag
 def is_htmx(request: HttpRequest) -> bool:
     """True for requests htmx made (django-htmx middleware sets ``request.htmx``)."""
     return bool(getattr(request, "htmx", False))
-
-
-def safe_url(value: object) -> str | None:
-    """A link target only for http(s) URLs: metadata is partner-supplied text."""
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    try:
-        parts = urlsplit(text)
-    except ValueError:
-        return None
-    if parts.scheme.lower() in {"http", "https"} and parts.netloc:
-        return text
-    return None
 
 
 def query_string_without(request: HttpRequest, *names: str) -> str:

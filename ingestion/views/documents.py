@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from ingestion.forms import DocumentFilterForm
 from ingestion.jobs import enqueue_reprocess
+from ingestion.links import safe_url
 from ingestion.models import (
     Chunk,
     Document,
@@ -32,7 +33,6 @@ from ingestion.views.common import (
     page,
     paginate,
     query_string_without,
-    safe_url,
 )
 from ingestion.views.status import (
     IN_PROGRESS_JOB,

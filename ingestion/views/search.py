@@ -9,8 +9,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 
 from ingestion.forms import SearchForm
+from ingestion.links import safe_url
 from ingestion.pipeline.base import StageError
-from ingestion.views.common import is_htmx, page, safe_url
+from ingestion.views.common import is_htmx, page
 
 log = logging.getLogger(__name__)
 

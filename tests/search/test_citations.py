@@ -52,6 +52,15 @@ def test_the_source_pdf_url_is_preferred_as_the_link() -> None:
     assert first_hit("tunjangan kinerja").source_url == "https://jdih.acehprov.go.id/9.pdf"
 
 
+def test_a_non_http_source_url_is_never_a_citation_link() -> None:
+    document = make_document(
+        "Pergub Aceh 10/2021",
+        source={"pdf_url": "javascript:alert(1)", "detail_url": "https://jdih.acehprov.go.id/d/10"},
+    )
+    add_chunk(document, "Pakaian dinas harian")
+    assert first_hit("pakaian dinas").source_url == "https://jdih.acehprov.go.id/d/10"
+
+
 def test_without_a_source_url_the_link_is_our_download_view() -> None:
     document = make_document("Surat Edaran Sekda")
     add_chunk(document, "Jam kerja selama bulan Ramadan")
