@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 from collections.abc import Callable
 
 import httpx
@@ -88,9 +89,19 @@ def test_pdf_scan_and_docx_produce_the_contract_sequences_on_the_stage_topics(
     reader.close()
 
     port = int(worker.wait_for(r"metrics on port (\d+)").group(1))
-    metrics = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    metrics = scrape_until(port, r"aceh_rag_kafka_consumer_lag\{partition=\"\d\",topic=")
     assert re.search(r'aceh_rag_kafka_records_total\{outcome="indexed"\} 3\.0', metrics)
     assert 'aceh_rag_stage_duration_seconds_count{stage="ocr"}' in metrics
     assert "aceh_rag_outbox_backlog 0.0" in metrics
-    assert re.search(r"aceh_rag_kafka_consumer_lag\{partition=\"\d\",topic=", metrics)
     assert re.search(r"jobId=\S+ documentId=\S+ outcome=indexed", worker.log)
+
+
+def scrape_until(port: int, pattern: str, timeout: float = 30.0) -> str:
+    """The worker's /metrics once ``pattern`` shows up: lag is sampled periodically (10 s)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        metrics = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        if re.search(pattern, metrics) or time.monotonic() > deadline:
+            assert re.search(pattern, metrics), f"{pattern} not in metrics after {timeout}s"
+            return metrics
+        time.sleep(0.5)
