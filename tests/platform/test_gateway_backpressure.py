@@ -92,7 +92,7 @@ def test_a_batch_call_gives_up_when_told_to_wait_past_the_gpu_queue_budget(
     assert caught.value.code == "GPU_QUEUE_TIMEOUT"
     assert "Antrean GPU" in caught.value.reason
     assert 2 <= len(gateway_server.requests_to("POST", "/v1/embeddings")) <= 3
-    assert elapsed < 3.5
+    assert elapsed < 5.0  # bounded by the 2.5 s budget (slack for a loaded CI machine)
 
 
 def test_a_429_without_retry_after_backs_off_further_each_time(

@@ -89,7 +89,7 @@ def test_a_queue_slower_than_the_gpu_wait_budget_gives_up_as_transient(
             client.ocr(PAGES, ctx=CTX)
 
     elapsed = time.monotonic() - started
-    assert 1.5 <= elapsed < 2.5
+    assert 1.5 <= elapsed < 4.0  # bounded by the budget (slack for a loaded CI machine)
     assert caught.value.code == "GPU_QUEUE_TIMEOUT"
     assert caught.value.permanent is False
     assert "antrean GPU" in caught.value.reason
