@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
-from psycopg.conninfo import make_conninfo
 
 from ingestion import storage as storage_module
+from tests.harness.database import current_database_url
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "tests" / "artifacts"
@@ -47,12 +46,6 @@ class Worker:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:]
-
-
-def current_database_url() -> str:
-    """The URL of the database this test uses (pytest-django's test_… database)."""
-    params = connection.settings_dict
-    return make_conninfo(os.environ["DATABASE_URL"], dbname=params["NAME"])
 
 
 @pytest.fixture
