@@ -47,6 +47,9 @@ from ingestion.pipeline.request import (
 
 log = logging.getLogger(__name__)
 
+# Jobs a worker will pick up, oldest first: deferred ones come back after a short wait, so
+# they count as ahead in the queue too.
+WAITING_STATES = (JobState.QUEUED, JobState.DEFERRED)
 DEFAULT_JOB_SECONDS = 60  # ETA per job before any job has finished on this installation
 RECENT_JOBS = 20
 DEFER_RETRY_SECONDS = 15
@@ -423,7 +426,7 @@ def queue_info(job: IngestionJob) -> QueueInfo:
     if job.state in (JobState.QUEUED, JobState.DEFERRED):
         position = (
             IngestionJob.objects.filter(
-                origin=job.origin, state=JobState.QUEUED, created_at__lt=job.created_at
+                origin=job.origin, state__in=WAITING_STATES, created_at__lt=job.created_at
             ).count()
             + 1
         )

@@ -42,7 +42,9 @@ def job_status(job: IngestionJob) -> LiveStatus:
 def _positions(waiting: Sequence[IngestionJob]) -> dict[UUID, int]:
     ahead = (
         IngestionJob.objects.filter(
-            origin=OuterRef("origin"), state=JobState.QUEUED, created_at__lt=OuterRef("created_at")
+            origin=OuterRef("origin"),
+            state__in=job_service.WAITING_STATES,
+            created_at__lt=OuterRef("created_at"),
         )
         .order_by()
         .values("origin")
