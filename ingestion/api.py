@@ -19,7 +19,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest
 from ninja import File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from aceh_rag.api_support import ApiError
 from ingestion.models import ApiToken, Document, IngestionJob, JobState, SourceType
@@ -31,7 +31,19 @@ router = Router(tags=["ingestion"])
 # --- Schemas -------------------------------------------------------------------------------
 
 
-class SearchIn(Schema):
+class _StorableText(Schema):
+    """Text fields Postgres can hold: a NUL character can be neither stored nor compared
+    (psycopg raises DataError, a 500), so it is refused as the client's error (422)."""
+
+    @field_validator("*")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            raise ValueError("Teks tidak boleh berisi karakter NUL")
+        return value
+
+
+class SearchIn(_StorableText):
     q: str = Field(min_length=1, max_length=1000, description="Teks pertanyaan atau kata kunci")
     limit: int = Field(10, ge=1, le=100)
     source_type: str | None = Field(None, description="JDIH, OpenData, PPID, SatuData, upload")
@@ -67,7 +79,7 @@ class SearchOut(Schema):
     tookMs: float
 
 
-class DocumentUploadIn(Schema):
+class DocumentUploadIn(_StorableText):
     title: str | None = None
     source_type: str = "upload"
     source_key: str | None = None
@@ -200,6 +212,8 @@ _SOURCE_METADATA_FIELDS = (
         400: ErrorOut,
         401: ErrorOut,
         403: ErrorOut,
+        413: ErrorOut,
+        422: ErrorOut,
     },
     tags=["documents"],
 )
