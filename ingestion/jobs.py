@@ -132,10 +132,20 @@ def upload_format(file_name: str) -> str:
     return fmt
 
 
+MAX_FILE_NAME = 200
+
+
 def safe_file_name(name: str) -> str:
+    """The basename with odd characters replaced, cut to 200 characters — never the extension,
+    which decides the format."""
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
     cleaned = re.sub(r"[^\w.\- ]+", "_", base).strip(" .") or "berkas"
-    return cleaned[:200]
+    if len(cleaned) <= MAX_FILE_NAME:
+        return cleaned
+    stem, dot, extension = cleaned.rpartition(".")
+    if not dot or len(extension) > 10:
+        return cleaned[:MAX_FILE_NAME]
+    return f"{stem[: MAX_FILE_NAME - len(extension) - 1]}.{extension}"
 
 
 def _hash_upload(uploaded_file: Any) -> tuple[str, int]:

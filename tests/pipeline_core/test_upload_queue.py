@@ -108,3 +108,16 @@ def test_an_unsupported_file_type_is_refused_with_a_reason(
     outcome = enqueue_upload(upload_file("data.exe", b"MZ"), meta=UploadMeta(), user=admin)
     assert outcome.job is None
     assert outcome.error == "Format berkas tidak didukung: .exe"
+
+
+def test_a_very_long_file_name_keeps_its_extension_and_format(admin: object) -> None:
+    long_name = "peraturan-" + "sangat-panjang-" * 40 + ".txt"
+    outcome = enqueue_upload(
+        upload_file(long_name, LEGAL_TEXT.encode()), meta=UploadMeta(), user=admin
+    )
+    assert outcome.error is None
+    assert outcome.job is not None
+    name = outcome.job.payload["file_name"]
+    assert len(name) <= 200
+    assert name.endswith(".txt")
+    assert outcome.job.payload["format"] == "txt"
