@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from ingestion import storage as storage_module
 from partner_events.schemas import STAGE_STATUS_SCHEMA
+from tests.object_store import file_object_store
+from tests.object_store import put_object as put_object
 
 LEGAL_TEXT = (
     "QANUN ACEH NOMOR 3 TAHUN 2026\n\n"
@@ -39,22 +40,8 @@ VALIDATOR = Draft202012Validator(
 @pytest.fixture
 def store_dir(tmp_path: Path, settings: Any) -> Iterator[Path]:
     """A fresh file:// object store, fast retries and the local models for this test."""
-    root = tmp_path / "objects"
-    root.mkdir()
-    settings.OBJECT_STORAGE_URL = root.as_uri()
-    settings.KAFKA_MAX_RETRIES = 1
-    settings.KAFKA_RETRY_BACKOFF_SECONDS = 0.01
-    settings.MODEL_GATEWAY_URL = None
-    storage_module._cached.cache_clear()
-    yield root
-    storage_module._cached.cache_clear()
-
-
-def put_object(root: Path, key: str, data: bytes) -> str:
-    path = root / key
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return key
+    with file_object_store(tmp_path, settings, max_retries=1) as root:
+        yield root
 
 
 def doc_uploaded(key: str, mime: str = "text/plain", **fields: Any) -> dict[str, Any]:

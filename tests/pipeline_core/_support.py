@@ -12,9 +12,10 @@ from uuid import UUID
 
 import pytest
 
-from ingestion import storage as storage_module
 from ingestion.pipeline.embed import LocalE5Embedder
 from ingestion.pipeline.request import IngestRequest, IngestResult, PipelineObserver, Provenance
+from tests.object_store import file_object_store
+from tests.object_store import put_object as put_object
 
 LEGAL_TEXT = (
     "QANUN ACEH NOMOR 3 TAHUN 2026\n\n"
@@ -70,22 +71,8 @@ def doc_id(result: IngestResult) -> UUID:
 @pytest.fixture
 def store_dir(tmp_path: Path, settings: Any) -> Iterator[Path]:
     """A fresh file:// object store and fast retries for this test."""
-    root = tmp_path / "objects"
-    root.mkdir()
-    settings.OBJECT_STORAGE_URL = root.as_uri()
-    settings.KAFKA_MAX_RETRIES = 2
-    settings.KAFKA_RETRY_BACKOFF_SECONDS = 0.01
-    settings.MODEL_GATEWAY_URL = None
-    storage_module._cached.cache_clear()
-    yield root
-    storage_module._cached.cache_clear()
-
-
-def put_object(root: Path, key: str, data: bytes) -> str:
-    path = root / key
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return key
+    with file_object_store(tmp_path, settings, max_retries=2) as root:
+        yield root
 
 
 def make_request(
