@@ -22,6 +22,12 @@ from aceh_rag.env import (
     env_opt_str,
     env_str,
 )
+from partner_events.defaults import (
+    DEFAULT_COLLECTION_ALIASES,
+    DEFAULT_STAGE_TOPICS,
+    DEFAULT_STRUCTURED_FORMATS,
+    DEFAULT_STRUCTURED_SOURCE_TYPES,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("ACEH_RAG_DATA_DIR", str(BASE_DIR / ".data")))
@@ -193,17 +199,6 @@ UPLOAD_KEY_PREFIX = env_str("UPLOAD_KEY_PREFIX", "uploads")
 
 # --- Kafka (the partner contract's settings table) -----------------------------------------
 
-DEFAULT_STAGE_TOPICS = {
-    "fetched": "doc.extracted",
-    "parsed": "doc.extracted",
-    "ocr_pending": "doc.ocr.pending",
-    "ocr": "doc.ocr.done",
-    "chunked": "doc.chunked",
-    "embedded": "doc.embedded",
-    "indexed": "doc.indexed",
-    "failed": "doc.indexed",
-    "skipped": "doc.indexed",
-}
 KAFKA_ENABLED = env_bool("KAFKA_ENABLED", False)
 KAFKA_BOOTSTRAP_SERVERS = env_str("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092")
 KAFKA_DOC_UPLOADED_TOPIC = env_str("KAFKA_DOC_UPLOADED_TOPIC", "doc.uploaded")
@@ -231,20 +226,11 @@ PARTNER_FILENAME_FIELD = env_str("PARTNER_FILENAME_FIELD", "fileName")
 # collectionName aliases (lower-case, spaces removed → source type). The partner has not
 # approved the authoritative map yet, so it is configuration.
 COLLECTION_ALIASES: dict[str, Any] = env_json_object(
-    "COLLECTION_ALIASES",
-    {
-        "jdih": "JDIH",
-        "opendata": "OpenData",
-        "open-data": "OpenData",
-        "ppid": "PPID",
-        "satudata": "SatuData",
-        "satu-data": "SatuData",
-        "upload": "upload",
-    },
+    "COLLECTION_ALIASES", DEFAULT_COLLECTION_ALIASES
 )
 # Tabular datasets from these sources belong to the structured-data catalogue: skipped.
-STRUCTURED_SOURCE_TYPES = env_list("STRUCTURED_SOURCE_TYPES", ["SatuData", "OpenData"])
-STRUCTURED_FORMATS = env_list("STRUCTURED_FORMATS", ["csv", "xlsx"])
+STRUCTURED_SOURCE_TYPES = env_list("STRUCTURED_SOURCE_TYPES", list(DEFAULT_STRUCTURED_SOURCE_TYPES))
+STRUCTURED_FORMATS = env_list("STRUCTURED_FORMATS", list(DEFAULT_STRUCTURED_FORMATS))
 
 # --- Ingestion engine knobs ----------------------------------------------------------------
 

@@ -11,31 +11,13 @@ from django.core.exceptions import ImproperlyConfigured
 
 from partner_events.contract_fields import DEFAULT_FILENAME_FIELD, REGIONAL_PREFIXES, SourceType
 from partner_events.contract_formats import DocumentFormat
+from partner_events.defaults import (
+    DEFAULT_COLLECTION_ALIASES,
+    DEFAULT_STAGE_TOPICS,
+    DEFAULT_STRUCTURED_FORMATS,
+    DEFAULT_STRUCTURED_SOURCE_TYPES,
+)
 from partner_events.status import validate_stage_topics
-
-# The contract's defaults; settings.py holds the same values for deployments.
-DEFAULT_COLLECTION_ALIASES: dict[str, str] = {
-    "jdih": "JDIH",
-    "opendata": "OpenData",
-    "open-data": "OpenData",
-    "ppid": "PPID",
-    "satudata": "SatuData",
-    "satu-data": "SatuData",
-    "upload": "upload",
-}
-DEFAULT_STRUCTURED_SOURCE_TYPES: tuple[str, ...] = ("SatuData", "OpenData")
-DEFAULT_STRUCTURED_FORMATS: tuple[str, ...] = ("csv", "xlsx")
-DEFAULT_STAGE_TOPICS: dict[str, str] = {
-    "fetched": "doc.extracted",
-    "parsed": "doc.extracted",
-    "ocr_pending": "doc.ocr.pending",
-    "ocr": "doc.ocr.done",
-    "chunked": "doc.chunked",
-    "embedded": "doc.embedded",
-    "indexed": "doc.indexed",
-    "failed": "doc.indexed",
-    "skipped": "doc.indexed",
-}
 
 _REGIONAL_RE = re.compile(rf"^(?:{'|'.join(REGIONAL_PREFIXES)})\s+\S", re.IGNORECASE)
 
