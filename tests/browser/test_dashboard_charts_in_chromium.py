@@ -49,9 +49,7 @@ def test_the_dashboard_draws_every_chart_and_refreshes_it(page: Any, live_server
     for chart_id in ("chart-hourly", "chart-daily", "chart-queue-depth", "chart-queue-wait"):
         svg = page.locator(f"#{chart_id} svg")
         assert svg.get_attribute("role") == "img"
-        name = page.evaluate(
-            "id => document.getElementById(id + '-title').textContent", chart_id
-        )
+        name = page.evaluate("id => document.getElementById(id + '-title').textContent", chart_id)
         assert name, chart_id
     assert page.locator("#chart-hourly rect.seg-done").count() >= 10
     assert page.locator("#chart-daily rect.seg-done").count() >= 10
