@@ -94,7 +94,7 @@ class SearchTuning:
     candidates: int = 50
     title_min_coverage: float = 0.6
     title_candidates: int = 10
-    unit_weight: float = 1.0
+    unit_weight: float = 0.0
 
     @classmethod
     def from_settings(cls) -> SearchTuning:

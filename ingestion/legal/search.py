@@ -111,7 +111,7 @@ _CANDIDATES_SQL = (
         FROM ingestion_legalunit u
         JOIN ingestion_chunk c ON c.id = u.chunk_id
         JOIN documents d ON d.id = u.document_id
-        WHERE u.search_vector @@ %(match)s::tsquery AND u.depth > 0 AND c.indexed AND {where}
+        WHERE u.search_vector @@ %(match)s::tsquery AND c.indexed AND {where}
         LIMIT %(cap)s
     )
     SELECT """
