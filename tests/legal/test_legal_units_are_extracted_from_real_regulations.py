@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 import pytest
 
 from ingestion.legal.units import UnitKind
@@ -11,7 +13,7 @@ from tests.legal.conftest import IndexRegulation
 pytestmark = pytest.mark.django_db
 
 
-def _unit(document_id: object, label: str) -> LegalUnit:
+def _unit(document_id: UUID, label: str) -> LegalUnit:
     return LegalUnit.objects.select_related("chunk").get(document_id=document_id, label=label)
 
 
