@@ -176,6 +176,13 @@ def _opening(sections: Sequence[SectionText]) -> list[SectionText]:
     return opening
 
 
+def printed_title(sections: Sequence[SectionText]) -> str | None:
+    """The regulation's name as printed above its preamble, or None when there is none."""
+    opening = _part("opening", _opening(sections))
+    end = _TITLE_END_RE.search(opening.text)
+    return opening.text[: end.start()].strip() or None if end is not None else None
+
+
 def regulation_parts(document_title: str, sections: Sequence[SectionText]) -> list[Part]:
     """The title, Menetapkan, amending Pasal and closing Pasal of a chunked regulation."""
     opening = _part("opening", _opening(sections))
@@ -486,3 +493,13 @@ def _known_jenis(ref: RegulationRef) -> bool:
     names a different law every year)."""
     known = ref.jenis is not None and canonical_jenis(ref.jenis) is not None
     return known and bool(ref.nomor) and bool(ref.tahun)
+
+
+def match_key(ref: RegulationRef) -> str:
+    """``"undang-undang|13|2003"``: what a relation target and a document are matched on."""
+    jenis, nomor, tahun, _region = ref.key
+    return f"{jenis}|{nomor}|{tahun}"
+
+
+def region_key(ref: RegulationRef) -> str:
+    return ref.key[3]

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import pytest
 
 from ingestion.legal.relations import SectionText
+from ingestion.models import Document, DocumentStatus
 from ingestion.pipeline.base import Block
 from ingestion.pipeline.chunk import chunk_document
+from ingestion.relations.graph import refresh_document
+from tests.search.factories import add_chunk, make_document
 
 
 @dataclass
@@ -60,3 +64,69 @@ def chunk_sections(text: str) -> list[SectionText]:
 def chunked() -> Callable[[str], list[SectionText]]:
     """Text → the sections the pipeline stores for it."""
     return chunk_sections
+
+
+class StoreRegulation(Protocol):
+    def __call__(
+        self,
+        text: str,
+        *,
+        title: str,
+        source_key: str | None = None,
+        source_version: str = "1",
+        source: dict[str, Any] | None = None,
+        status: str = DocumentStatus.INDEXED,
+    ) -> Document: ...
+
+
+def store_regulation(
+    text: str,
+    *,
+    title: str,
+    source_key: str | None = None,
+    source_version: str = "1",
+    source: dict[str, Any] | None = None,
+    status: str = DocumentStatus.INDEXED,
+) -> Document:
+    """What the pipeline's index step leaves behind (document, chunks), then its relation
+    step. Chunks come from the real chunker; vectors from the hashed test embedder."""
+    document = make_document(
+        title, source_key=source_key, source_version=source_version, source=source, status=status
+    )
+    for section in chunk_sections(text):
+        add_chunk(document, section.text, heading_path=section.path)
+    refresh_document(document)
+    document.refresh_from_db()
+    return document
+
+
+@pytest.fixture
+def regulation() -> StoreRegulation:
+    """Store a regulation as the pipeline would and run its relation step."""
+    return store_regulation
+
+
+def repealing(target: str, *, number: str = "9", year: str = "2024") -> str:
+    """A Perda of Banjarnegara whose closing provisions repeal ``target``."""
+    return Regulation(
+        heading=f"PERATURAN DAERAH KABUPATEN BANJARNEGARA\nNOMOR {number} TAHUN {year}",
+        closing=[
+            f"Pada saat Peraturan Daerah ini mulai berlaku, {target} dicabut dan dinyatakan"
+            " tidak berlaku.",
+            "Peraturan Daerah ini mulai berlaku pada tanggal diundangkan.",
+        ],
+    ).text()
+
+
+def amending(target: str, *, number: str = "1", year: str = "2024") -> str:
+    return Regulation(
+        heading=f"PERATURAN DAERAH KABUPATEN BANJARNEGARA\nNOMOR {number} TAHUN {year}",
+        tentang=f"PERUBAHAN ATAS {target.upper()}",
+    ).text()
+
+
+def plain(number: str, year: str, tentang: str = "RETRIBUSI PASAR") -> str:
+    return Regulation(
+        heading=f"PERATURAN DAERAH KABUPATEN BANJARNEGARA\nNOMOR {number} TAHUN {year}",
+        tentang=tentang,
+    ).text()
