@@ -196,6 +196,13 @@ class Chunk(models.Model):
                 condition=models.Q(indexed=False),
                 name="chunk_parked",
             ),
+            # The dashboard's "last 500 OCR'd chunks": an index-only backward scan.
+            models.Index(
+                fields=["-id"],
+                condition=models.Q(ocr_confidence__isnull=False),
+                include=["ocr_confidence"],
+                name="chunk_ocr_recent",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -282,6 +289,8 @@ class IngestionJob(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["state", "created_at"], name="job_state_created"),
+            # Dashboard charts: finished per hour/day, failure reasons of the last days.
+            models.Index(fields=["finished_at"], name="job_finished_at"),
         ]
 
     def __str__(self) -> str:
