@@ -361,3 +361,25 @@ def document_ref(title: str, source_metadata: Mapping[str, object]) -> Regulatio
         meta.region or (parsed.region if same_jenis else None),
     )
     return ref if any((ref.jenis, ref.nomor, ref.tahun)) else None
+
+
+HEADING_WINDOW = 160  # a regulation names itself in its first lines
+
+
+def heading_ref(opening_text: str) -> RegulationRef | None:
+    """The regulation a document's own heading names ("PERATURAN PEMERINTAH … NOMOR 34 …")."""
+    mentions = find_regulations(" ".join(opening_text[: HEADING_WINDOW * 2].split()))
+    if mentions and mentions[0][1][0] < HEADING_WINDOW:
+        return mentions[0][0]
+    return None
+
+
+def document_citation(
+    title: str, source_metadata: Mapping[str, object], opening_text: str | None = None
+) -> str:
+    """The short citation stored on a document ("" when unknown): sourceMetadata and the
+    title first; a regulation's own heading when those give no citation."""
+    ref = document_ref(title, source_metadata)
+    if (ref is None or ref.short is None) and opening_text:
+        ref = heading_ref(opening_text)
+    return (ref.short if ref else None) or ""
