@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ingestion", "0004_dashboard_chart_indexes"),
+        ("ingestion", "0005_legal_units"),
     ]
 
     operations = [
