@@ -181,6 +181,7 @@ def _after_fetch(
         doc = decision.document
         if decision.same_source:
             doc = identity.apply_unchanged(doc, request)
+            _refresh_relations(doc)  # a merged status_berlaku or nomor may change the graph
         obs.milestone(Milestone.SKIPPED, document_id=doc.pk, meta={"chunkCount": 0})
         return IngestResult(outcome=Outcome.SKIPPED, document_id=doc.pk, checksum=fetched.sha256)
     assert document is not None
@@ -232,6 +233,16 @@ def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
     )
 
 
+def _refresh_relations(document: Document) -> None:
+    from ingestion.relations.graph import refresh_document
+
+    try:
+        with transaction.atomic():
+            refresh_document(document)
+    except Exception:
+        log.exception("relations of %s not refreshed; relink_regulations repairs them", document.pk)
+
+
 def _process(
     request: IngestRequest,
     obs: CompositeObserver,
@@ -265,18 +276,22 @@ def _process(
     embedded = {"chunkCount": summarize(drafts, threshold).indexed_count}
     pending.append((Milestone.EMBEDDED, embedded, datetime.now(UTC)))
     obs.progress("embedded", 85)
-    summary = _timed(
-        "index",
-        lambda: write_document(
-            document,
-            drafts,
-            vectors,
-            model_id=embedder.model_id,
-            threshold=threshold,
-            page_count=parsed.page_count,
-            fields=fields,
-        ),
-    )
+    # The relations commit with the chunks they were read from (crash-safe), but their
+    # failure must not undo the index: they run in a savepoint.
+    with transaction.atomic():
+        summary = _timed(
+            "index",
+            lambda: write_document(
+                document,
+                drafts,
+                vectors,
+                model_id=embedder.model_id,
+                threshold=threshold,
+                page_count=parsed.page_count,
+                fields=fields,
+            ),
+        )
+        _timed("relations", lambda: _refresh_relations(document))
     for key, held_meta, at in pending:
         obs.milestone(key, document_id=document.pk, meta=held_meta, at=at)
     terminal = (

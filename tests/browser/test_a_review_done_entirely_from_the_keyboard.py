@@ -1,5 +1,4 @@
 """A reviewer works a document with the keyboard alone: j/k, a, r, e, Ctrl+Enter."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.browser._live)
 
 from __future__ import annotations
 
@@ -10,13 +9,7 @@ import pytest
 
 from ingestion.management.commands.ensure_admin import REVIEWER_GROUP
 from ingestion.models import Chunk, Document, DocumentStatus, ReviewAction
-from tests.browser._live import (  # noqa: F401 (fixtures)
-    browser,
-    log_in,
-    object_store,
-    page,
-    screenshot,
-)
+from tests.browser._live import log_in, screenshot
 from tests.browser._review import parked_document
 from tests.ui._support import PASSWORD, make_user
 

@@ -1,5 +1,4 @@
 """'Setujui semua di atas X' in Chromium: a confirmation naming the count, then the approval."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.browser._live)
 
 from __future__ import annotations
 
@@ -10,13 +9,7 @@ import pytest
 
 from ingestion.management.commands.ensure_admin import REVIEWER_GROUP
 from ingestion.models import Chunk, ReviewAction
-from tests.browser._live import (  # noqa: F401 (fixtures)
-    browser,
-    log_in,
-    object_store,
-    page,
-    screenshot,
-)
+from tests.browser._live import log_in, screenshot
 from tests.browser._review import parked_document
 from tests.ui._support import PASSWORD, make_user
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ingestion', '0005_legal_units'),
+        ('ingestion', '0006_regulation_relations'),
     ]
 
     operations = [
