@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from ingestion.legal.units import UnitSpan
+
 
 class StageError(Exception):
     permanent: bool = True
@@ -100,6 +102,7 @@ class ChunkDraft:
     page_to: int
     token_count: int
     ocr_confidence: float | None = None
+    units: list[UnitSpan] = field(default_factory=list)  # legal units, outer before inner
 
     @property
     def heading_path_text(self) -> str:
