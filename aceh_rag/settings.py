@@ -24,6 +24,7 @@ from aceh_rag.env import (
     env_opt_str,
     env_str,
 )
+from aceh_rag.platform.audit_spool import SPOOL_MAX_BYTES
 from partner_events.defaults import (
     DEFAULT_COLLECTION_ALIASES,
     DEFAULT_STAGE_TOPICS,
@@ -335,6 +336,8 @@ AUDIT_STREAM = env_str("AUDIT_STREAM", "ahu.ai.audit")
 AUDIT_QUEUE_SIZE = env_int("AUDIT_QUEUE_SIZE", 1000, minimum=1)
 AUDIT_RETRY_SECONDS = env_float("AUDIT_RETRY_SECONDS", 5.0, minimum=0.1)
 AUDIT_SPOOL_DIR = Path(env_str("AUDIT_SPOOL_DIR", str(DATA_DIR / "audit-spool")))
+# Disk the spool may use while Redis is away: near it bodies go, past it events are dropped.
+AUDIT_SPOOL_MAX_BYTES = env_int("AUDIT_SPOOL_MAX_BYTES", SPOOL_MAX_BYTES, minimum=1)
 MANAGER_URL = env_opt_str("MANAGER_URL")
 HEARTBEAT_INTERVAL_SECONDS = env_float("HEARTBEAT_INTERVAL_SECONDS", 30.0, minimum=1.0)
 ENGINE_NAME = "aceh-rag"

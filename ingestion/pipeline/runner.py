@@ -179,6 +179,7 @@ def _after_fetch(
         doc = decision.document
         if decision.same_source:
             doc = identity.apply_unchanged(doc, request)
+            _refresh_relations(doc)  # a merged status_berlaku or nomor may change the graph
         obs.milestone(Milestone.SKIPPED, document_id=doc.pk, meta={"chunkCount": 0})
         return IngestResult(outcome=Outcome.SKIPPED, document_id=doc.pk, checksum=fetched.sha256)
     assert document is not None
@@ -230,6 +231,16 @@ def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
     )
 
 
+def _refresh_relations(document: Document) -> None:
+    from ingestion.relations.graph import refresh_document
+
+    try:
+        with transaction.atomic():
+            refresh_document(document)
+    except Exception:
+        log.exception("relations of %s not refreshed; relink_regulations repairs them", document.pk)
+
+
 def _process(
     request: IngestRequest,
     obs: CompositeObserver,
@@ -263,18 +274,22 @@ def _process(
     threshold = float(settings.OCR_REVIEW_THRESHOLD)
     pending.append((Milestone.EMBEDDED, {"chunkCount": summarize(drafts, threshold).indexed_count}))
     obs.progress("embedded", 85)
-    summary = _timed(
-        "index",
-        lambda: write_document(
-            document,
-            drafts,
-            vectors,
-            model_id=embedder.model_id,
-            threshold=threshold,
-            page_count=parsed.page_count,
-            fields=fields,
-        ),
-    )
+    # The relations commit with the chunks they were read from (crash-safe), but their
+    # failure must not undo the index: they run in a savepoint.
+    with transaction.atomic():
+        summary = _timed(
+            "index",
+            lambda: write_document(
+                document,
+                drafts,
+                vectors,
+                model_id=embedder.model_id,
+                threshold=threshold,
+                page_count=parsed.page_count,
+                fields=fields,
+            ),
+        )
+        _timed("relations", lambda: _refresh_relations(document))
     for key, held_meta in pending:
         obs.milestone(key, document_id=document.pk, meta=held_meta)
     terminal = (
