@@ -1,5 +1,4 @@
 """The dashboard's charts in Chromium: drawn from real rows, refreshed by the htmx poll."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.browser._live)
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from django.utils import timezone
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP
 from ingestion.models import JobOrigin, JobState
-from tests.browser._live import browser, log_in, page, screenshot  # noqa: F401 (fixtures)
+from tests.browser._live import log_in, screenshot
 from tests.ui._support import PASSWORD, make_chunks, make_document, make_job, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
