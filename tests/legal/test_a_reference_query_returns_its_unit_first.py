@@ -25,7 +25,8 @@ def corpus(index_regulation: IndexRegulation) -> dict[str, str]:
 
 
 def _search(client: Client, token: str, q: str) -> list[dict[str, Any]]:
-    response = client.get("/api/search", {"q": q, "limit": 5}, headers=bearer(token))
+    params: dict[str, str | int] = {"q": q, "limit": 5}
+    response = client.get("/api/search", params, headers=bearer(token))
     assert response.status_code == 200
     results: list[dict[str, Any]] = response.json()["results"]
     return results
