@@ -324,6 +324,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--title-weight", type=float)
     parser.add_argument("--candidates", type=int)
     parser.add_argument("--unit-weight", type=float)
+    parser.add_argument("--unit-dense-weight", type=float)
     parser.add_argument(
         "--only",
         choices=["hybrid", "lexical", "dense", "bm25", "bm25-unit"],
@@ -351,6 +352,7 @@ def tuning_from(args: argparse.Namespace) -> object:
         "title_weight": args.title_weight,
         "candidates": args.candidates,
         "unit_weight": args.unit_weight,
+        "unit_dense_weight": args.unit_dense_weight,
     }
     return replace(tuning, **{k: v for k, v in overrides.items() if v is not None})
 

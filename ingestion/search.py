@@ -38,6 +38,7 @@ from ingestion.legal.references import QueryReference, parse_query_reference
 from ingestion.legal.search import (
     UnitRow,
     chunk_units,
+    dense_unit_chunks,
     first_chunks,
     named_documents,
     named_units,
@@ -95,6 +96,7 @@ class SearchTuning:
     title_min_coverage: float = 0.6
     title_candidates: int = 10
     unit_weight: float = 0.0
+    unit_dense_weight: float = 1.0
 
     @classmethod
     def from_settings(cls) -> SearchTuning:
@@ -106,6 +108,7 @@ class SearchTuning:
             candidates=settings.SEARCH_CANDIDATES,
             title_min_coverage=settings.SEARCH_TITLE_MIN_COVERAGE,
             unit_weight=settings.SEARCH_UNIT_WEIGHT,
+            unit_dense_weight=settings.SEARCH_UNIT_DENSE_WEIGHT,
         )
 
 
@@ -124,18 +127,21 @@ def search(
     lexemes = query_lexemes(lex) if lex else []
     degraded: Degraded | None = None
     lists: dict[str, list[Candidate]] = {}
+    embedded: tuple[list[float], str] | None = None
     if q.mode != SearchMode.LEXICAL:
         embedded = _embed_query(q.text, embedder)
         if embedded is None:
             degraded = Degraded.LEXICAL_ONLY
         else:
             lists["dense"] = _dense(embedded, q, pool)
+            if tuning.unit_dense_weight > 0:
+                lists["unit_dense"] = _unit_dense(embedded, q, pool)
     if q.mode != SearchMode.DENSE or degraded:
         lists |= _lexical(lex, q, pool, tuning)
         if tuning.unit_weight > 0:
             lists["unit"] = _unit_list(lexemes, q, pool)
     fused, forced = _apply_reference(parse_query_reference(q.text), q, fuse(lists, tuning), lists)
-    hits = _hits(fused[: q.limit], lexemes, forced)
+    hits = _hits(fused[: q.limit], lexemes, forced, embedded)
     took_ms = (time.perf_counter() - started) * 1000
     log.info(
         "search q_len=%s mode=%s hits=%s degraded=%s took_ms=%.1f",
@@ -166,6 +172,15 @@ def _dense(embedded: tuple[list[float], str], q: SearchQuery, pool: int) -> list
         return search_sql.dense_candidates(
             vector, model_id, q, limit=pool, ef_search=max(2 * pool, 64)
         )
+
+
+def _unit_dense(embedded: tuple[list[float], str], q: SearchQuery, pool: int) -> list[Candidate]:
+    """Chunks ranked by their nearest embedded unit (several units of a chunk count once)."""
+    vector, model_id = embedded
+    with transaction.atomic():
+        nearest = dense_unit_chunks(vector, model_id, q, limit=pool * 3, ef_search=6 * pool)
+    ranked = dict.fromkeys(nearest)
+    return [Candidate(chunk_id, document_id) for chunk_id, document_id in ranked][:pool]
 
 
 def _lexical(
@@ -203,10 +218,11 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
         "lexical": tuning.lexical_weight,
         "title": tuning.title_weight,
         "unit": tuning.unit_weight,
+        "unit_dense": tuning.unit_dense_weight,
     }
     scores: dict[int, float] = defaultdict(float)
     documents: dict[int, str] = {}
-    for name in ("dense", "lexical", "unit"):
+    for name in ("dense", "lexical", "unit", "unit_dense"):
         for rank, cand in enumerate(lists.get(name, []), start=1):
             scores[cand.chunk_id] += weights[name] / (tuning.rrf_k + rank)
             documents[cand.chunk_id] = cand.document_id
@@ -259,11 +275,14 @@ def _apply_reference(
 
 
 def _hits(
-    fused: Sequence[tuple[int, float]], lexemes: list[str], forced: dict[int, UnitRow]
+    fused: Sequence[tuple[int, float]],
+    lexemes: list[str],
+    forced: dict[int, UnitRow],
+    embedded: tuple[list[float], str] | None,
 ) -> list[SearchHit]:
     ids = [chunk_id for chunk_id, _score in fused]
     rows = search_sql.hydrate(ids)
-    units = chunk_units(ids, lexemes)
+    units = chunk_units(ids, lexemes, embedded)
     return [
         _with_unit(
             _hit(rows[chunk_id], score),

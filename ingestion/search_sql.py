@@ -89,7 +89,7 @@ def dense_candidates(
 ) -> list[Candidate]:
     """Nearest chunks by cosine distance over the HNSW index, same embedding model only."""
     where, params = document_filter(query)
-    params |= {"vec": _vector_literal(vector), "model": model_id, "n": limit}
+    params |= {"vec": vector_literal(vector), "model": model_id, "n": limit}
     # Filters are applied after the index scan; the iterative scan keeps walking the graph
     # until enough rows pass them, and the outer ORDER BY restores exact order.
     sql = f"""
@@ -163,5 +163,5 @@ def hydrate(chunk_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         return {row[0]: dict(zip(columns, row, strict=True)) for row in cursor.fetchall()}
 
 
-def _vector_literal(vector: Sequence[float]) -> str:
+def vector_literal(vector: Sequence[float]) -> str:
     return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"

@@ -27,7 +27,7 @@ from django.db import connection
 from ingestion.legal.citation import RegulationRef, canonical_jenis
 from ingestion.legal.references import QueryReference, RegulationName, UnitRef
 from ingestion.search_lexical import BM25_B, BM25_K1, CANDIDATE_CAP, match_query, term_stats
-from ingestion.search_sql import document_filter
+from ingestion.search_sql import document_filter, vector_literal
 from ingestion.search_types import SearchQuery
 
 # A finer unit wins over its parent when it scores at least this share of the parent:
@@ -53,6 +53,7 @@ class UnitRow:
     end: int
     page: int
     score: float = 0.0
+    similarity: float | None = None  # cosine similarity to the query, embedded units only
 
     def as_json(self) -> dict[str, str | None]:
         return {
@@ -125,10 +126,23 @@ _CHUNK_UNITS_SQL = (
     WITH cand AS (SELECT u.* FROM ingestion_legalunit u WHERE u.chunk_id = ANY(%(ids)s))
     SELECT """
     + _COLUMNS.replace("u.", "cand.")
-    + ", cand.page, scored.score FROM cand"
+    + ", cand.page, scored.score, "
+    + "CASE WHEN cand.embedding_model = %(model)s "
+    + "THEN 1 - (cand.embedding <=> %(vec)s::vector) END FROM cand"
     + _SCORE
     + " ORDER BY cand.chunk_id, cand.start, cand.end DESC"
 )
+_DENSE_SQL = """
+    SELECT id, chunk_id, document_id FROM (
+        SELECT u.id, u.chunk_id, u.document_id, u.embedding <=> %(vec)s::vector AS distance
+        FROM ingestion_legalunit u
+        JOIN ingestion_chunk c ON c.id = u.chunk_id
+        JOIN documents d ON d.id = u.document_id
+        WHERE c.indexed AND u.embedding_model = %(model)s AND {where}
+        ORDER BY u.embedding <=> %(vec)s::vector
+        LIMIT %(n)s
+    ) nearest ORDER BY distance, id
+"""
 
 
 def _bm25_params(lexemes: list[str]) -> dict[str, Any]:
@@ -162,6 +176,7 @@ def _rows(sql: str, params: dict[str, Any]) -> list[UnitRow]:
                 end=r[12],
                 page=r[13],
                 score=float(r[14] or 0.0),
+                similarity=float(r[15]) if len(r) > 15 and r[15] is not None else None,
             )
             for r in cursor.fetchall()
         ]
@@ -177,11 +192,34 @@ def unit_candidates(lexemes: list[str], query: SearchQuery, *, limit: int) -> li
     return _rows(_CANDIDATES_SQL.format(where=where), params)
 
 
-def chunk_units(chunk_ids: Sequence[int], lexemes: list[str]) -> dict[int, list[UnitRow]]:
-    """Every unit of these chunks with its BM25 score for the query (0 without lexemes)."""
+def dense_unit_chunks(
+    vector: Sequence[float], model_id: str, query: SearchQuery, *, limit: int, ef_search: int
+) -> list[tuple[int, str]]:
+    """``(chunk_id, document_id)`` of the units nearest the query, best first, one per unit."""
+    where, params = document_filter(query)
+    params |= {"vec": vector_literal(vector), "model": model_id, "n": limit}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef_search)])
+        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        cursor.execute(_DENSE_SQL.format(where=where), params)
+        return [(row[1], str(row[2])) for row in cursor.fetchall()]
+
+
+def chunk_units(
+    chunk_ids: Sequence[int],
+    lexemes: list[str],
+    embedded: tuple[Sequence[float], str] | None = None,
+) -> dict[int, list[UnitRow]]:
+    """Every unit of these chunks with its BM25 score for the query (0 without lexemes) and,
+    when the query was embedded, its cosine similarity."""
     if not chunk_ids:
         return {}
-    params = _bm25_params(lexemes) | {"ids": list(chunk_ids)}
+    vector, model = embedded if embedded is not None else ([0.0], "")
+    params = _bm25_params(lexemes) | {
+        "ids": list(chunk_ids),
+        "vec": vector_literal(vector) if embedded else "[0]",
+        "model": model if embedded else "\x00none",
+    }
     grouped: dict[int, list[UnitRow]] = {}
     for row in _rows(_CHUNK_UNITS_SQL, params):
         grouped.setdefault(row.chunk_id, []).append(row)

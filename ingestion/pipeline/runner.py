@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from ingestion import identity
+from ingestion.legal.store import unit_passages
 from ingestion.models import Document, DocumentStatus
 from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument, PermanentError, StageError
 from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
@@ -268,10 +269,14 @@ def _process(
     pending.append((Milestone.CHUNKED, {"chunkCount": len(drafts)}, datetime.now(UTC)))
     embedder = get_embedder()
     texts = [passage_text(d.heading_path_text, d.text) for d in drafts]
-    vectors = _timed(
+    units = unit_passages(drafts)
+    every = _timed(
         "embed",
-        lambda: with_retries(lambda: embed_passages_cached(texts, embedder), policy, what="embed"),
+        lambda: with_retries(
+            lambda: embed_passages_cached(texts + units, embedder), policy, what="embed"
+        ),
     )
+    vectors, unit_vectors = every[: len(texts)], every[len(texts) :]
     threshold = float(settings.OCR_REVIEW_THRESHOLD)
     embedded = {"chunkCount": summarize(drafts, threshold).indexed_count}
     pending.append((Milestone.EMBEDDED, embedded, datetime.now(UTC)))
@@ -289,6 +294,7 @@ def _process(
                 threshold=threshold,
                 page_count=parsed.page_count,
                 fields=fields,
+                unit_vectors=unit_vectors,
             ),
         )
         _timed("relations", lambda: _refresh_relations(document))

@@ -9,13 +9,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 
 from ingestion.forms import SearchForm
+from ingestion.legal.units import unit_anchor
 from ingestion.links import safe_url
 from ingestion.pipeline.base import StageError
+from ingestion.search_types import SearchHit
 from ingestion.views.common import is_htmx, page
 
 log = logging.getLogger(__name__)
 
 RESULT_LIMIT = 20
+CONTEXT_CHARS = 240  # chunk text shown on each side of the highlighted unit
 
 
 def _run(data: dict[str, Any]) -> dict[str, Any]:
@@ -31,8 +34,29 @@ def _run(data: dict[str, Any]) -> dict[str, Any]:
         jenis=data.get("jenis") or None,
     )
     response = search(query)
-    hits = [{"hit": hit, "url": safe_url(hit.source_url)} for hit in response.results]
+    hits = [
+        {"hit": hit, "url": safe_url(hit.source_url), **_unit_view(hit)} for hit in response.results
+    ]
     return {"hits": hits, "degraded": response.degraded, "took_ms": response.took_ms}
+
+
+def _unit_view(hit: SearchHit) -> dict[str, Any]:
+    """The chunk text around its cited unit (highlighted in the page) and the unit's anchor."""
+    if hit.unit_span is None or hit.unit is None:
+        return {"before": None, "unit_text": None, "after": None, "anchor": None}
+    start, end = hit.unit_span
+    before, after = hit.text[:start], hit.text[end:]
+    if len(before) > CONTEXT_CHARS:
+        before = "…" + before[-CONTEXT_CHARS:].lstrip()
+    if len(after) > CONTEXT_CHARS:
+        after = after[:CONTEXT_CHARS].rstrip() + "…"
+    pasal = hit.unit.get("pasal") or ""
+    return {
+        "before": before,
+        "unit_text": hit.text[start:end],
+        "after": after,
+        "anchor": unit_anchor(pasal, hit.unit.get("ayat")),
+    }
 
 
 @login_required

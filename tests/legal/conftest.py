@@ -32,37 +32,38 @@ def _vector(text: str) -> list[float]:
     return [(digest[i % len(digest)] - 127.5) / 128.0 for i in range(settings.EMBEDDING_DIM)]
 
 
+def index_corpus_regulation(
+    relative: str, fmt: str, title: str, source: dict[str, Any] | None = None
+) -> Document:
+    """Index one corpus file through the real chunker and index stage; returns the document."""
+    path = corpus_file(relative)
+    parsed = parse(path, fmt, ParseLimits())
+    drafts = chunk_document(parsed.blocks, budget_tokens=350, overlap_tokens=40)
+    key = hashlib.sha256(relative.encode()).hexdigest()[:16]
+    document = Document.objects.create(
+        source_type=SourceType.JDIH,
+        title=title,
+        file_name=path.name,
+        mime_type="application/octet-stream",
+        format=fmt,
+        storage_key=f"corpus/{path.name}",
+        checksum=key,
+        status=DocumentStatus.PROCESSING,
+        metadata={"source_key": key, "source_version": "1", "source": source or {}},
+    )
+    write_document(
+        document,
+        drafts,
+        [_vector(d.text) for d in drafts],
+        model_id="test-hash-v1",
+        threshold=0.0,
+        page_count=parsed.page_count,
+    )
+    document.refresh_from_db()
+    return document
+
+
 @pytest.fixture
 def index_regulation(db: Any) -> IndexRegulation:
-    """Index one corpus file through the real chunker and index stage; returns the document."""
-
-    def build(
-        relative: str, fmt: str, title: str, source: dict[str, Any] | None = None
-    ) -> Document:
-        path = corpus_file(relative)
-        parsed = parse(path, fmt, ParseLimits())
-        drafts = chunk_document(parsed.blocks, budget_tokens=350, overlap_tokens=40)
-        key = hashlib.sha256(relative.encode()).hexdigest()[:16]
-        document = Document.objects.create(
-            source_type=SourceType.JDIH,
-            title=title,
-            file_name=path.name,
-            mime_type="application/octet-stream",
-            format=fmt,
-            storage_key=f"corpus/{path.name}",
-            checksum=key,
-            status=DocumentStatus.PROCESSING,
-            metadata={"source_key": key, "source_version": "1", "source": source or {}},
-        )
-        write_document(
-            document,
-            drafts,
-            [_vector(d.text) for d in drafts],
-            model_id="test-hash-v1",
-            threshold=0.0,
-            page_count=parsed.page_count,
-        )
-        document.refresh_from_db()
-        return document
-
-    return build
+    """``index_corpus_regulation`` with database access."""
+    return index_corpus_regulation
