@@ -322,6 +322,10 @@ if MODEL_GATEWAY_URL is not None:
 GATEWAY_EMBED_MODEL = env_str("GATEWAY_EMBED_MODEL", "tei-embeddings")
 GATEWAY_OCR_MODEL = env_str("GATEWAY_OCR_MODEL", "paddleocr")
 GATEWAY_LLM_MODEL = env_opt_str("GATEWAY_LLM_MODEL")
+# Reranking of search candidates through the gateway; unset keeps it dormant.
+GATEWAY_RERANK_MODEL = env_opt_str("GATEWAY_RERANK_MODEL")
+# How many fused candidates the reranker reorders (the rest keep their place after them).
+SEARCH_RERANK_CANDIDATES = env_int("SEARCH_RERANK_CANDIDATES", 20, minimum=1)
 GATEWAY_CONFIG_VERSION = env_str("GATEWAY_CONFIG_VERSION", "1")
 GATEWAY_TIMEOUT_SECONDS = env_float("GATEWAY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
 GATEWAY_INTERACTIVE_TIMEOUT_SECONDS = env_float(

@@ -46,6 +46,7 @@ from ingestion.legal.search import (
     unit_candidates,
 )
 from ingestion.links import safe_url
+from ingestion.rerank import rerank, rerank_enabled
 from ingestion.search_lexical import bm25_candidates, query_lexemes
 from ingestion.search_sql import Candidate
 from ingestion.search_terms import lexical_text
@@ -141,6 +142,11 @@ def search(
         if tuning.unit_weight > 0:
             lists["unit"] = _unit_list(lexemes, q, pool)
     fused, forced = _apply_reference(parse_query_reference(q.text), q, fuse(lists, tuning), lists)
+    if rerank_enabled():
+        reranked = rerank(q.text, fused, _passages(fused), pinned=forced)
+        fused = reranked.order
+        if reranked.degraded and degraded is None:
+            degraded = Degraded.NO_RERANK
     hits = _hits(fused[: q.limit], lexemes, forced, embedded)
     took_ms = (time.perf_counter() - started) * 1000
     log.info(
@@ -236,6 +242,13 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
     for chunk_id, document_id in documents.items():
         scores[chunk_id] += title_share.get(document_id, 0.0)
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _passages(fused: Sequence[tuple[int, float]]) -> dict[int, str]:
+    """The reranker's passages: heading path and text of the leading candidates."""
+    wanted = [chunk_id for chunk_id, _ in fused[: settings.SEARCH_RERANK_CANDIDATES * 2]]
+    rows = search_sql.hydrate(wanted)
+    return {cid: f"{row['heading_path']}\n{row['text']}".strip() for cid, row in rows.items()}
 
 
 def _apply_reference(
