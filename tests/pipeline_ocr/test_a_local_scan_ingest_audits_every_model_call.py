@@ -93,10 +93,14 @@ def test_a_two_page_scan_yields_one_ocr_event_per_page_and_its_embed_events(
     source.write_bytes(pdf)
     for number, event in enumerate(ocr, start=1):
         assert (event["model"], event["status"], event["error_code"]) == (
-            b"rapidocr-ppocr", b"ok", b""
+            b"rapidocr-ppocr",
+            b"ok",
+            b"",
         )
         assert (event["upstream"], event["pages"], event["doc_hash"]) == (
-            b"in-process", b"1", doc_hash
+            b"in-process",
+            b"1",
+            doc_hash,
         )
         assert int(event["total_ms"]) > 0 and event["upstream_ms"] != b""
         request = body(event, "request_body")
