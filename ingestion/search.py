@@ -37,6 +37,7 @@ from ingestion import search_sql
 from ingestion.legal.references import QueryReference, parse_query_reference
 from ingestion.legal.search import (
     UnitRow,
+    best_similarity,
     chunk_units,
     dense_unit_chunks,
     first_chunks,
@@ -97,7 +98,9 @@ class SearchTuning:
     title_min_coverage: float = 0.6
     title_candidates: int = 10
     unit_weight: float = 0.0
-    unit_dense_weight: float = 1.0
+    unit_dense_weight: float = 0.0
+    rescore_weight: float = 0.15
+    rescore_candidates: int = 20
 
     @classmethod
     def from_settings(cls) -> SearchTuning:
@@ -110,6 +113,8 @@ class SearchTuning:
             title_min_coverage=settings.SEARCH_TITLE_MIN_COVERAGE,
             unit_weight=settings.SEARCH_UNIT_WEIGHT,
             unit_dense_weight=settings.SEARCH_UNIT_DENSE_WEIGHT,
+            rescore_weight=settings.SEARCH_UNIT_RESCORE_WEIGHT,
+            rescore_candidates=settings.SEARCH_UNIT_RESCORE_CANDIDATES,
         )
 
 
@@ -141,7 +146,10 @@ def search(
         lists |= _lexical(lex, q, pool, tuning)
         if tuning.unit_weight > 0:
             lists["unit"] = _unit_list(lexemes, q, pool)
-    fused, forced = _apply_reference(parse_query_reference(q.text), q, fuse(lists, tuning), lists)
+    fused = fuse(lists, tuning)
+    if embedded is not None and tuning.rescore_weight > 0:
+        fused = rescore(fused, embedded, tuning)
+    fused, forced = _apply_reference(parse_query_reference(q.text), q, fused, lists)
     if rerank_enabled():
         reranked = rerank(q.text, fused, _passages(fused), pinned=forced)
         fused = reranked.order
@@ -242,6 +250,29 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
     for chunk_id, document_id in documents.items():
         scores[chunk_id] += title_share.get(document_id, 0.0)
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def rescore(
+    fused: list[tuple[int, float]], embedded: tuple[list[float], str], tuning: SearchTuning
+) -> list[tuple[int, float]]:
+    """The leading candidates re-scored by their best semantic match, chunk or legal unit.
+
+    ``score + rescore_weight × max(cosine(chunk), cosine(best embedded unit))`` for the first
+    ``rescore_candidates``; a question about one huruf is close to that huruf even when the
+    whole Pasal is not. The rest keep their fused order below them.
+    """
+    head = fused[: tuning.rescore_candidates]
+    vector, model_id = embedded
+    similarity = best_similarity([chunk_id for chunk_id, _ in head], vector, model_id)
+    if not similarity:
+        return fused
+    floor = min(similarity.values())
+    scored = [
+        (chunk_id, score + tuning.rescore_weight * similarity.get(chunk_id, floor))
+        for chunk_id, score in head
+    ]
+    scored.sort(key=lambda item: (-item[1], item[0]))
+    return scored + list(fused[tuning.rescore_candidates :])
 
 
 def _passages(fused: Sequence[tuple[int, float]]) -> dict[int, str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,8 +30,10 @@ from ingestion.search_lexical import BM25_B, BM25_K1, CANDIDATE_CAP, match_query
 from ingestion.search_sql import document_filter, vector_literal
 from ingestion.search_types import SearchQuery
 
-# A finer unit wins over its parent when it scores at least this share of the parent:
-# measured on the GALQA dev split (docs/decisions.md, "Unit-level search").
+# A finer unit is cited instead of its parent when its cosine similarity is at most this far
+# below the parent's (lexical-only: when its BM25 keeps this share of the parent's).
+# Measured on the GALQA dev split (docs/decisions.md, "Unit-level search").
+FINER_UNIT_MARGIN = 0.02
 FINER_UNIT_SHARE = 0.6
 _AVG_MAX_AGE_SECONDS = 300.0
 
@@ -227,21 +229,36 @@ def chunk_units(
 
 
 def pick_unit(units: Sequence[UnitRow]) -> UnitRow | None:
-    """The unit a hit cites: the best sub-unit, descending while a child keeps up.
+    """The unit a hit cites: the embedded unit nearest the query, descending into a child
+    while it stays within ``FINER_UNIT_MARGIN`` of its parent's similarity.
 
-    Without any lexical match the Pasal itself (depth 0) is cited.
+    Without vectors (lexical-only search) the same walk runs on BM25 scores, a child
+    keeping ``FINER_UNIT_SHARE`` of its parent's; with no match at all the Pasal is cited.
     """
     if not units:
         return None
+    embedded = [u for u in units if u.similarity is not None]
+    if embedded:
+        best = max(embedded, key=lambda u: (u.similarity or 0.0, -u.depth))
+        return _descend(best, embedded, lambda u: u.similarity or 0.0, FINER_UNIT_MARGIN, 0.0)
     top = min(units, key=lambda u: u.depth)
     best = max(units, key=lambda u: (u.score, -u.depth))
     if best.score <= 0:
         return top
-    current = best
+    return _descend(best, units, lambda u: u.score, 0.0, FINER_UNIT_SHARE)
+
+
+def _descend(
+    current: UnitRow,
+    units: Sequence[UnitRow],
+    value: Callable[[UnitRow], float],
+    margin: float,
+    share: float,
+) -> UnitRow:
     while True:
         children = [u for u in units if current.contains(u) and u.depth == current.depth + 1]
-        child = max(children, key=lambda u: u.score, default=None)
-        if child is None or child.score < FINER_UNIT_SHARE * current.score:
+        child = max(children, key=value, default=None)
+        if child is None or value(child) < max(value(current) - margin, share * value(current)):
             return current
         current = child
 
@@ -321,3 +338,31 @@ def first_chunks(document_ids: Sequence[str]) -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(sql, {"docs": list(document_ids)})
         return {str(row[0]): row[1] for row in cursor.fetchall()}
+
+
+_SIMILARITY_SQL = """
+    SELECT c.id,
+           greatest(
+               CASE WHEN c.embedding_model = %(model)s
+                    THEN 1 - (c.embedding <=> %(vec)s::vector) END,
+               (SELECT max(1 - (u.embedding <=> %(vec)s::vector)) FROM ingestion_legalunit u
+                WHERE u.chunk_id = c.id AND u.embedding_model = %(model)s)
+           )
+    FROM ingestion_chunk c WHERE c.id = ANY(%(ids)s)
+"""
+
+
+def best_similarity(
+    chunk_ids: Sequence[int], vector: Sequence[float], model_id: str
+) -> dict[int, float]:
+    """Each chunk's cosine similarity to the query: its own or its best embedded unit's."""
+    if not chunk_ids:
+        return {}
+    params: dict[str, Any] = {
+        "ids": list(chunk_ids),
+        "vec": vector_literal(vector),
+        "model": model_id,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_SIMILARITY_SQL, params)
+        return {row[0]: float(row[1]) for row in cursor.fetchall() if row[1] is not None}
