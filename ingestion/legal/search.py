@@ -220,7 +220,7 @@ def chunk_units(
     params = _bm25_params(lexemes) | {
         "ids": list(chunk_ids),
         "vec": vector_literal(vector) if embedded else "[0]",
-        "model": model if embedded else "\x00none",
+        "model": model if embedded else "-",  # no model is named "-": no similarity
     }
     grouped: dict[int, list[UnitRow]] = {}
     for row in _rows(_CHUNK_UNITS_SQL, params):
@@ -239,26 +239,29 @@ def pick_unit(units: Sequence[UnitRow]) -> UnitRow | None:
         return None
     embedded = [u for u in units if u.similarity is not None]
     if embedded:
-        best = max(embedded, key=lambda u: (u.similarity or 0.0, -u.depth))
-        return _descend(best, embedded, lambda u: u.similarity or 0.0, FINER_UNIT_MARGIN, 0.0)
-    top = min(units, key=lambda u: u.depth)
+        best = max(embedded, key=lambda u: (_similarity(u), -u.depth))
+        return _descend(best, embedded, _similarity, lambda v: v - FINER_UNIT_MARGIN)
     best = max(units, key=lambda u: (u.score, -u.depth))
     if best.score <= 0:
-        return top
-    return _descend(best, units, lambda u: u.score, 0.0, FINER_UNIT_SHARE)
+        return min(units, key=lambda u: u.depth)
+    return _descend(best, units, lambda u: u.score, lambda v: v * FINER_UNIT_SHARE)
+
+
+def _similarity(unit: UnitRow) -> float:
+    return unit.similarity if unit.similarity is not None else 0.0
 
 
 def _descend(
     current: UnitRow,
     units: Sequence[UnitRow],
     value: Callable[[UnitRow], float],
-    margin: float,
-    share: float,
+    keeps_up: Callable[[float], float],
 ) -> UnitRow:
+    """Down to the best child while it reaches ``keeps_up(value of its parent)``."""
     while True:
         children = [u for u in units if current.contains(u) and u.depth == current.depth + 1]
         child = max(children, key=value, default=None)
-        if child is None or value(child) < max(value(current) - margin, share * value(current)):
+        if child is None or value(child) < keeps_up(value(current)):
             return current
         current = child
 
