@@ -42,6 +42,9 @@ class SearchQuery:
     classification: str | None = None
     editions: Editions = Editions.LATEST
     mode: SearchMode = SearchMode.HYBRID
+    # Repealed regulations (``in_force`` false) are left out unless asked for; then they
+    # rank after every other result.
+    include_repealed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,10 @@ class SearchHit:
     nomor: str | None = None
     tahun: str | None = None
     jenis: str | None = None
+    in_force: bool | None = None
+    amended_by: list[str] = field(default_factory=list)
+    repealed_by: list[str] = field(default_factory=list)
+    references: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,6 +88,10 @@ class SearchHit:
             "nomor": self.nomor,
             "tahun": self.tahun,
             "jenis": self.jenis,
+            "inForce": self.in_force,
+            "amendedBy": list(self.amended_by),
+            "repealedBy": list(self.repealed_by),
+            "references": list(self.references),
         }
 
 
