@@ -77,6 +77,15 @@ class ReferenceOut(Schema):
     span: list[int] = Field(default_factory=list, description="[start, end] in text")
 
 
+class LegalUnitOut(Schema):
+    """Where in a regulation a hit is: values as printed ("21A", "4", "g", "3")."""
+
+    pasal: str
+    ayat: str | None = None
+    huruf: str | None = None
+    angka: str | None = None
+
+
 class SearchHitOut(Schema):
     documentId: str
     title: str
@@ -99,11 +108,19 @@ class SearchHitOut(Schema):
     amendedBy: list[str] = Field(default_factory=list, description="Sitasi peraturan pengubah")
     repealedBy: list[str] = Field(default_factory=list, description="Sitasi peraturan pencabut")
     references: list[ReferenceOut] = Field(default_factory=list)
+    citation: str | None = Field(
+        None, description='"PP 34/2021 Pasal 21 ayat (4) huruf g"; null for non-legal text'
+    )
+    unit: LegalUnitOut | None = Field(None, description="The legal unit cited; null if none")
+    unitText: str | None = Field(None, description="The text of that unit")
+    unitSpan: list[int] | None = Field(
+        None, description="[start, end] of unitText inside text", min_length=2, max_length=2
+    )
 
 
 class SearchOut(Schema):
     results: list[SearchHitOut]
-    degraded: Literal["lexical_only"] | None
+    degraded: Literal["lexical_only", "no_rerank"] | None
     tookMs: float
 
 

@@ -158,7 +158,7 @@ def hydrate(chunk_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         return {}
     sql = """
         SELECT c.id, c.document_id, c.heading_path, c.page_from, c.page_to, c.text,
-               d.title, d."sourceType", d.metadata, d.in_force
+               d.title, d."sourceType", d.metadata, d.citation, d.in_force
         FROM ingestion_chunk c JOIN documents d ON d.id = c.document_id
         WHERE c.id = ANY(%(ids)s)
     """
