@@ -53,9 +53,25 @@ class StatusView:
         return [r for r in self.relations if r.kind == kind]
 
     @property
+    def amends(self) -> list[RelationView]:
+        return self.of_kind("amends")
+
+    @property
+    def repeals(self) -> list[RelationView]:
+        return self.of_kind("repeals")
+
+    @property
+    def amended_by(self) -> list[RelationView]:
+        return self.of_kind("amended_by")
+
+    @property
+    def repealed_by(self) -> list[RelationView]:
+        return self.of_kind("repealed_by")
+
+    @property
     def relations_say(self) -> bool | None:
         """What the relations alone say (shown when the partner's value overrides it)."""
-        if self.of_kind("repealed_by"):
+        if self.repealed_by:
             return False
         return True if self.in_force is not None else None
 

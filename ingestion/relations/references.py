@@ -175,3 +175,11 @@ def _pasal_chunks(pairs: set[UnitKey]) -> dict[UnitKey, int]:
         for document_id, address in pairs
         if (document_id, address.pasal or "") in first
     }
+
+
+def unit_anchor(unit: dict[str, str | None]) -> str:
+    """The document page's anchor of a unit: ``unit-pasal-7-ayat-2``."""
+    anchor = f"unit-pasal-{(unit.get('pasal') or '').lower()}"
+    if unit.get("ayat"):
+        anchor += f"-ayat-{(unit['ayat'] or '').lower()}"
+    return anchor
