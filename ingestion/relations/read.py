@@ -81,40 +81,42 @@ def citation_of(document: Document) -> str:
     return getattr(document, "citation", "") or document.title
 
 
-def document_relations(document: Document) -> list[RelationView]:
-    """Outgoing relations (of the regulation's current edition) and incoming ones."""
+def document_relations(document: Document, current: Document | None = None) -> list[RelationView]:
+    """Outgoing relations (of the regulation's current edition) and incoming ones, read in
+    one query."""
     rid = regulation_id(document)
-    current = current_edition(rid) or document
-    views = [
-        RelationView(
-            kind=r.kind,
-            citation=r.target_citation,
-            title=r.target_title or None,
-            document_id=str(r.target_document_id) if r.target_document_id else None,
-            evidence=r.evidence,
+    current = current or current_edition(rid) or document
+    rows = (
+        RegulationRelation.objects.filter(
+            Q(source_document=current) | Q(target_document__in=editions(rid))
         )
-        for r in current.relations_out.order_by("kind", "id")
-    ]
-    views += [
-        RelationView(
-            kind=REVERSE[RelationKind(r.kind)],
-            citation=citation_of(r.source_document),
-            title=r.source_document.title,
-            document_id=str(r.source_document_id),
-            evidence=r.evidence,
-        )
-        for r in _incoming(rid)
-    ]
-    return views
-
-
-def _incoming(rid: RegulationId) -> list[RegulationRelation]:
-    relations = (
-        RegulationRelation.objects.filter(target_document__in=editions(rid))
         .select_related("source_document")
-        .order_by("kind", "-source_document__created_at")
+        .order_by("kind", "id")
     )
-    return [r for r in relations if is_current(r.source_document)]
+    outgoing: list[RelationView] = []
+    incoming: list[RelationView] = []
+    for r in rows:
+        if r.source_document_id == current.pk:
+            outgoing.append(
+                RelationView(
+                    kind=r.kind,
+                    citation=r.target_citation,
+                    title=r.target_title or None,
+                    document_id=str(r.target_document_id) if r.target_document_id else None,
+                    evidence=r.evidence,
+                )
+            )
+        elif is_current(r.source_document):
+            incoming.append(
+                RelationView(
+                    kind=REVERSE[RelationKind(r.kind)],
+                    citation=citation_of(r.source_document),
+                    title=r.source_document.title,
+                    document_id=str(r.source_document_id),
+                    evidence=r.evidence,
+                )
+            )
+    return outgoing + incoming
 
 
 def document_status(document: Document) -> StatusView:
@@ -129,7 +131,7 @@ def document_status(document: Document) -> StatusView:
         in_force=document.in_force,
         source=source,
         status_berlaku=raw.strip() if isinstance(raw, str) and raw.strip() else None,
-        relations=document_relations(document),
+        relations=document_relations(document, current),
     )
 
 
