@@ -229,22 +229,26 @@ def _total(d: DocCost) -> float:
     return d.total
 
 
+def _total_cpu(d: DocCost) -> float:
+    return d.total_cpu
+
+
 def _chunks(d: DocCost) -> float:
     return float(d.chunks)
 
 
 def print_breakdown(classes: list[ClassCost]) -> None:
     """Stage times, raw engine times and the ratio, one row per class (medians, ms)."""
-    head = f"{'class':<18} {'docs':>4} {'chunks':>6} {'pipeline':>9} " + " ".join(
+    head = f"{'class':<18} {'docs':>4} {'chunks':>6} {'pipeline':>9} {'CPU':>9} " + " ".join(
         f"{s:>9}" for s in STAGES
     )
-    print("pipeline stages, ms per document (median):")
+    print("pipeline stages, ms per document (median; CPU = this process's CPU ms, all threads):")
     print(head)
     for c in classes:
         cells = " ".join(f"{c.median(_stage(s)) * 1000:>9.1f}" for s in STAGES)
         print(
             f"{c.name:<18} {len(c.docs):>4} {c.median(_chunks):>6.0f} "
-            f"{c.median(_total) * 1000:>9.1f} {cells}"
+            f"{c.median(_total) * 1000:>9.1f} {c.median(_total_cpu) * 1000:>9.1f} {cells}"
         )
     print("raw engines on the same input, ms per document (median), and the ratio:")
     print(
