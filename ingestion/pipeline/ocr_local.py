@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ingestion.pipeline.base import OcrLine, OcrPage
+from ingestion.pipeline.base import Box, OcrLine, OcrPage, PageFrame
 from ingestion.pipeline.ocr import (
     INK_DARKER_THAN_PAPER,
     PageImage,
@@ -58,9 +58,12 @@ class RecognisedLine:
     missed_ink: float = 0.0  # share of the row's ink outside the boxes (unread text)
     confidence: float = 0.0
 
-    def to_ocr_line(self) -> OcrLine:
+    def to_ocr_line(self, box: Box | None = None) -> OcrLine:
         return OcrLine(
-            text=self.text, confidence=self.confidence, raw_confidence=round(self.raw_score, 4)
+            text=self.text,
+            confidence=self.confidence,
+            raw_confidence=round(self.raw_score, 4),
+            box=box,
         )
 
 
@@ -120,8 +123,13 @@ class LocalOcrEngine:
             reading.rotation,
             reading.quality,
         )
-        ocr_page = OcrPage(page=page.page, lines=[line.to_ocr_line() for line in reading.lines])
-        return flag_unread(ocr_page, image)
+        width, height = image.image.width, image.image.height  # type: ignore[union-attr]
+        lines = [
+            line.to_ocr_line(upright_box(line.box, reading.rotation, width, height))
+            for line in reading.lines
+        ]
+        frame = PageFrame(float(width), float(height), "px", page.dpi)
+        return flag_unread(OcrPage(page=page.page, lines=lines, frame=frame), image)
 
     def recognize_many(
         self, pages: Sequence[PageImage], *, on_queue: QueueListener | None = None
@@ -178,6 +186,22 @@ class LocalOcrEngine:
                 line.text, line.raw_score, box_aspect=line.aspect, missed_ink=share
             )
         return lines
+
+
+def upright_box(box: Box, rotation: int, width: int, height: int) -> Box:
+    """A box read on the page turned ``rotation``° counter-clockwise, in the upright page.
+
+    ``width``/``height`` are the upright page's; PIL's ``rotate(expand=True)`` maps an
+    upright point (x, y) to (y, W - x) at 90°, (W - x, H - y) at 180°, (H - y, x) at 270°.
+    """
+    x0, y0, x1, y1 = box
+    if rotation == 90:
+        return (width - y1, x0, width - y0, x1)
+    if rotation == 180:
+        return (width - x1, height - y1, width - x0, height - y0)
+    if rotation == 270:
+        return (y0, height - x1, y1, height - x0)
+    return box
 
 
 def _looks_right(reading: PageReading) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pymupdf
 
-from ingestion.pipeline.base import Block, ParsedDocument, PermanentError
+from ingestion.pipeline.base import Block, PageFrame, ParsedDocument, PermanentError
 from ingestion.pipeline.ocr_confidence import page_quality
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
 
@@ -187,11 +187,15 @@ def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
         # The OCR stage supplies this page's text; a stray footer line would duplicate it.
         return [], decision
     number = page.number + 1 if page.number is not None else 1
+    rect = page.rect
+    # The block tuples already carry their rectangle: keeping it costs no extra pass.
+    frame = PageFrame(rect.width, rect.height, "pt", 72)
     blocks = []
     for item in raw:
         text = _clean_block_text(item[4])
         if text and not PAGE_NUMBER_RE.match(text):
-            blocks.append(Block(text=text, page=number))
+            box = (item[0] - rect.x0, item[1] - rect.y0, item[2] - rect.x0, item[3] - rect.y0)
+            blocks.append(Block(text=text, page=number, bbox=box, frame=frame))
     return blocks, decision
 
 
