@@ -97,6 +97,7 @@ def test_the_main_pages_have_no_serious_or_critical_violations(
         "dasbor": "/",
         "dokumen": "/documents/",
         "detail-dokumen": f"/documents/{parked.pk}/?chunk={chunk.pk}",
+        "detail-dokumen-tanpa-halaman": f"/documents/{indexed.pk}/",
         "tinjauan": f"/review/{parked.pk}/",
         "pencarian": "/search/?q=arsip+daerah",
         "pekerjaan": f"/jobs/{job.partner_job_id or job.pk}/",
