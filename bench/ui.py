@@ -103,6 +103,9 @@ def load(docs: int, chunks_per_doc: int, seed: int = 7) -> None:
                 created,
                 created,
                 None,
+                f"Qanun Aceh {i % 90}/{year}",
+                "",
+                "",
             ]
 
     doc_columns = [
@@ -128,6 +131,9 @@ def load(docs: int, chunks_per_doc: int, seed: int = 7) -> None:
         "created_at",
         "updated_at",
         "indexed_at",
+        "citation",
+        "regulation_key",
+        "regulation_region",
     ]
     _copy(Document._meta.db_table, doc_columns, doc_rows())
 
