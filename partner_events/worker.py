@@ -137,9 +137,9 @@ def _logged(callback: Callable[[Any, list[Any]], None]) -> Callable[[Any, list[A
     return run
 
 
-def _run_record(raw: bytes, publisher: Publisher) -> HandleOutcome:
+def _run_record(raw: bytes, publisher: Publisher, record: str) -> HandleOutcome:
     close_old_connections()  # a connection Postgres dropped while idle is replaced
-    return handle_record(raw, publisher=publisher)
+    return handle_record(raw, publisher=publisher, record=record)
 
 
 def _run_chores(config: WorkerConfig, publisher: Publisher, held: set[str], rerun: bool) -> Chores:
@@ -250,7 +250,8 @@ class KafkaWorker:
 
     def _start_record(self, message: Any) -> None:
         self.tracker.start(_tp(message), message.offset())
-        future = self.executor.submit(_run_record, message.value() or b"", self.publisher)
+        record = f"{message.topic()}:{message.partition()}:{message.offset()}"
+        future = self.executor.submit(_run_record, message.value() or b"", self.publisher, record)
         self.task = Task(future, time.monotonic(), message)
         self.last_was_record = True
 
