@@ -55,6 +55,15 @@ class SearchIn(_StorableText):
     editions: Literal["latest", "all"] = "latest"
 
 
+class LegalUnitOut(Schema):
+    """Where in a regulation a hit is: values as printed ("21A", "4", "g", "3")."""
+
+    pasal: str
+    ayat: str | None = None
+    huruf: str | None = None
+    angka: str | None = None
+
+
 class SearchHitOut(Schema):
     documentId: str
     title: str
@@ -71,11 +80,19 @@ class SearchHitOut(Schema):
     nomor: str | None = None
     tahun: str | None = None
     jenis: str | None = None
+    citation: str | None = Field(
+        None, description='"PP 34/2021 Pasal 21 ayat (4) huruf g"; null for non-legal text'
+    )
+    unit: LegalUnitOut | None = Field(None, description="The legal unit cited; null if none")
+    unitText: str | None = Field(None, description="The text of that unit")
+    unitSpan: list[int] | None = Field(
+        None, description="[start, end] of unitText inside text", min_length=2, max_length=2
+    )
 
 
 class SearchOut(Schema):
     results: list[SearchHitOut]
-    degraded: Literal["lexical_only"] | None
+    degraded: Literal["lexical_only", "no_rerank"] | None
     tookMs: float
 
 

@@ -19,7 +19,7 @@ import math
 import re
 import statistics
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -338,6 +338,9 @@ class JobProgressObserver(PipelineObserver):
     def status(self, text: str) -> None:
         self._update(status_text=text[:300])
 
+    def gpu_wait(self, milliseconds: int) -> None:
+        self._update(gpu_queue_ms=milliseconds)
+
     def milestone(
         self,
         key: str,
@@ -345,6 +348,7 @@ class JobProgressObserver(PipelineObserver):
         document_id: UUID | None,
         meta: dict[str, Any] | None,
         error: str | None = None,
+        at: datetime | None = None,
     ) -> None:
         fields: dict[str, Any] = {}
         if document_id is not None and self.job.document_id != document_id:

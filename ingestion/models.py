@@ -338,6 +338,9 @@ class IngestionJob(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Time the OCR spent waiting in the gateway's GPU queue (not processing); None when
+    # the gateway was not used. The stage timeline draws it apart from OCR processing.
+    gpu_queue_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -153,7 +153,7 @@ def hydrate(chunk_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         return {}
     sql = """
         SELECT c.id, c.document_id, c.heading_path, c.page_from, c.page_to, c.text,
-               d.title, d."sourceType", d.metadata
+               d.title, d."sourceType", d.metadata, d.citation
         FROM ingestion_chunk c JOIN documents d ON d.id = c.document_id
         WHERE c.id = ANY(%(ids)s)
     """

@@ -18,6 +18,7 @@ class Editions(StrEnum):
 
 class Degraded(StrEnum):
     LEXICAL_ONLY = "lexical_only"
+    NO_RERANK = "no_rerank"
 
 
 class SearchMode(StrEnum):
@@ -63,6 +64,13 @@ class SearchHit:
     nomor: str | None = None
     tahun: str | None = None
     jenis: str | None = None
+    # The legal unit the hit cites (ingestion.legal): null for non-legal text.
+    citation: str | None = None
+    unit: dict[str, str | None] | None = None
+    unit_text: str | None = None
+    unit_span: tuple[int, int] | None = None
+    unit_label: str | None = None
+    unit_page: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,6 +89,10 @@ class SearchHit:
             "nomor": self.nomor,
             "tahun": self.tahun,
             "jenis": self.jenis,
+            "citation": self.citation,
+            "unit": self.unit,
+            "unitText": self.unit_text,
+            "unitSpan": list(self.unit_span) if self.unit_span else None,
         }
 
 

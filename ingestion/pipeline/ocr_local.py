@@ -10,10 +10,14 @@ Choices, with the measurements behind them (``bench/ocr.py``):
   network in production); a missing file fails loudly at start-up.
 - Boxes on the same text row are merged into one line and rows come out top-to-bottom,
   left-to-right, so a line is what a person sees as a line.
+- Each page read is one in-process model call, audited like a gateway call would be
+  (``operation=ocr``). The page image is the request, recorded by its sha256 rather than
+  its megabytes; the response is the lines read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Sequence
@@ -23,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from aceh_rag.platform.audit import Operation, audit_call, auditing
 from ingestion.pipeline.base import OcrLine, OcrPage
 from ingestion.pipeline.ocr import (
     INK_DARKER_THAN_PAPER,
@@ -110,8 +115,16 @@ class LocalOcrEngine:
 
     def recognize(self, page: PageImage, *, on_queue: QueueListener | None = None) -> OcrPage:
         started = time.monotonic()
-        image = PageImage(page=page.page, image=load_image(page), dpi=page.dpi)
-        reading = self.read_page(image)
+        audited = auditing()  # dormant: no hashing, no bodies
+        request = page_request(page) if audited else None
+        with audit_call(Operation.OCR, self.name, request_body=request, pages=1) as ev:
+            image = PageImage(page=page.page, image=load_image(page), dpi=page.dpi)
+            reading = self.read_page(image)
+            lines = [line.to_ocr_line() for line in reading.lines]
+            ocr_page = flag_unread(OcrPage(page=page.page, lines=lines), image)
+            ev.items = len(ocr_page.lines)
+            if audited:
+                ev.response_body = page_response(ocr_page, reading)
         log.info(
             "ocr_local: page %s read in %.0f ms (%s lines, rotation %s, quality %.2f)",
             page.page,
@@ -120,8 +133,7 @@ class LocalOcrEngine:
             reading.rotation,
             reading.quality,
         )
-        ocr_page = OcrPage(page=page.page, lines=[line.to_ocr_line() for line in reading.lines])
-        return flag_unread(ocr_page, image)
+        return ocr_page
 
     def recognize_many(
         self, pages: Sequence[PageImage], *, on_queue: QueueListener | None = None
@@ -178,6 +190,36 @@ class LocalOcrEngine:
                 line.text, line.raw_score, box_aspect=line.aspect, missed_ink=share
             )
         return lines
+
+
+def page_request(page: PageImage) -> dict[str, Any]:
+    """The audited request of one page call: the image's digest, not the image.
+
+    Encoded images (the pipeline's PNGs) are hashed as they are; a decoded image is hashed
+    over its raw pixels, which costs no PNG encoding and names the same picture.
+    """
+    if isinstance(page.image, bytes):
+        data, kind = page.image, "encoded"
+    else:
+        data = page.image.tobytes()
+        kind = f"raw-{page.image.mode}-{page.image.width}x{page.image.height}"
+    return {
+        "page": page.page,
+        "dpi": page.dpi,
+        "image": kind,
+        "image_bytes": len(data),
+        "image_sha256": hashlib.sha256(data).hexdigest(),
+    }
+
+
+def page_response(ocr_page: OcrPage, reading: PageReading) -> dict[str, Any]:
+    """The audited response: what was read, as the pipeline received it."""
+    return {
+        "page": ocr_page.page,
+        "rotation": reading.rotation,
+        "quality": round(reading.quality, 4),
+        "lines": [{"text": line.text, "confidence": line.confidence} for line in ocr_page.lines],
+    }
 
 
 def _looks_right(reading: PageReading) -> bool:

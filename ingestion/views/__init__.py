@@ -10,6 +10,7 @@ from ingestion.views.documents import (
 )
 from ingestion.views.jobs import job_detail, job_list, job_replay, job_rerun
 from ingestion.views.review import (
+    approve_above,
     approve_all,
     chunk_approve,
     chunk_reject,
@@ -22,6 +23,7 @@ from ingestion.views.search import search_page
 from ingestion.views.upload import upload, upload_job_status
 
 __all__ = [
+    "approve_above",
     "approve_all",
     "chunk_approve",
     "chunk_reject",

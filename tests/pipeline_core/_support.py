@@ -6,6 +6,7 @@ import io
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -43,6 +44,7 @@ class RecordingObserver(PipelineObserver):
         document_id: UUID | None,
         meta: dict[str, Any] | None,
         error: str | None = None,
+        at: datetime | None = None,
     ) -> None:
         self.events.append((str(key), document_id, meta, error))
 
