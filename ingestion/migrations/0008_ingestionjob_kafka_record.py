@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ingestion", "0006_regulation_relations"),
+        ("ingestion", "0007_job_gpu_queue_ms"),
     ]
 
     operations = [
