@@ -20,7 +20,9 @@ import zstandard
 
 from aceh_rag.platform.audit import get_auditor, reset_auditor
 from aceh_rag.platform.heartbeat import Heartbeat, HeartbeatConfig
+from ingestion.pipeline.base import PermanentError
 from ingestion.pipeline.engines import loaded_models
+from ingestion.pipeline.ocr import PageImage
 from ingestion.pipeline.parse import render_page_png
 from ingestion.pipeline.runner import Outcome, ingest
 from tests.gateway_server import FakeGateway
@@ -31,6 +33,7 @@ from tests.pipeline_core._support import (
     put_object,
     store_dir,  # noqa: F401
 )
+from tests.pipeline_ocr.pages import engine
 
 pytestmark = pytest.mark.django_db
 
@@ -122,6 +125,26 @@ def test_a_two_page_scan_yields_one_ocr_event_per_page_and_its_embed_events(
 
     # The heartbeat names both models this ingest loaded.
     assert {"rapidocr-ppocr", "multilingual-e5-small-q4"} <= set(loaded_models())
+
+
+def test_a_page_the_engine_cannot_read_is_audited_as_an_error_with_its_code(
+    audit_stream: str, redis_url: str
+) -> None:
+    broken = b"\x89PNG bukan gambar"
+    with pytest.raises(PermanentError):
+        engine().recognize(PageImage(page=3, image=broken))
+
+    auditor = get_auditor()
+    assert auditor is not None and auditor.flush(10)
+    [event] = entries(redis_url, audit_stream)
+    assert (event["operation"], event["status"], event["error_code"]) == (
+        b"ocr",
+        b"error",
+        b"image_unreadable",
+    )
+    request = body(event, "request_body")
+    assert request["page"] == 3
+    assert request["image_sha256"] == hashlib.sha256(broken).hexdigest()
 
 
 def test_the_heartbeat_lists_the_ocr_and_embedding_models_once_both_are_loaded(
