@@ -133,11 +133,15 @@ def make_plan(seed: int, n: int, tag: str) -> tuple[Plan, list[Injection]]:
     return plan, injections
 
 
+def text_variant(passage: str, n: int) -> bytes:
+    """``passage`` made unique (n ≥ 0) by trailing whitespace only: the parser drops it, so
+    the chunk (and its cached embedding) repeats while the bytes, the document, are new."""
+    tail = format(n + 1, "b").replace("0", " ").replace("1", "\t")
+    return f"{passage}\n{tail}\n".encode()
+
+
 def _unique_text(rng: random.Random, i: int) -> bytes:
-    # Trailing whitespace only: the parser drops it, so the passage (and its embedding)
-    # repeats while the bytes, and so the document, are new.
-    tail = format(i + 1, "b").replace("0", " ").replace("1", "\t")
-    return f"{rng.choice(PASSAGES)}\n{tail}\n".encode()
+    return text_variant(rng.choice(PASSAGES), i)
 
 
 def _add(
@@ -240,7 +244,10 @@ class Report:
             "faults: " + "; ".join(self.faults),
         ]
         for name, (start, end) in sorted(self.rss_kb.items()):
-            growth = 100.0 * (end - start) / start if start else 0.0
+            if not start:  # restarted too late in the run to have warmed up
+                lines.append(f"{name} RSS: start not sampled → {end / 1024:.0f} MB")
+                continue
+            growth = 100.0 * (end - start) / start
             lines.append(
                 f"{name} RSS: {start / 1024:.0f} MB → {end / 1024:.0f} MB ({growth:+.1f}%)"
             )
