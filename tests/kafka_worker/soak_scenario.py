@@ -140,8 +140,10 @@ def text_variant(passage: str, n: int) -> bytes:
     return f"{passage}\n{tail}\n".encode()
 
 
-def _unique_text(rng: random.Random, i: int) -> bytes:
-    return text_variant(rng.choice(PASSAGES), i)
+def _unique_text(rng: random.Random, i: int, tag: str) -> bytes:
+    # The run's tag is in the number too: runs sharing a database (the bench's baseline and
+    # its soak, same seed) must not send each other's bytes.
+    return text_variant(rng.choice(PASSAGES), (int(tag, 16) << 20) + i)
 
 
 def _add(
@@ -162,7 +164,7 @@ def _add(
         plan.records.append(Record(kind, partition, rng.choice(GARBAGE), None))
         return
     event = doc_uploaded(key, sourceKey=f"soak-{tag}-{i}")
-    data = _unique_text(rng, i)
+    data = _unique_text(rng, i, tag)
     if kind in (Kind.NEW_EDITION, Kind.DUPLICATE_BYTES):
         # After its base, on the same partition: the order the partner would send them in.
         partition, base, base_data = rng.choice(bases)
@@ -346,7 +348,7 @@ def _drive(
     started = time.monotonic()
     deadline = started + timeout
     produce_all(services.bootstrap, services.input_topic, plan.records)
-    rss = Rss(warm=max(4, len(jobs) // 50))
+    rss = Rss(warm=max(4, len(jobs) // 10))
     for injection in injections:
         _wait_for_share(jobs, injection.at, deadline, workers, rss)
         report.faults.append(_inject(injection, workers, services))
