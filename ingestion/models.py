@@ -48,6 +48,9 @@ class DocumentStatus(models.TextChoices):
     ARCHIVED = "archived", "Diarsipkan"
 
 
+# Documents in these states are invisible: never searched, never a relation's target.
+HIDDEN_STATUSES = (DocumentStatus.ARCHIVED.value, DocumentStatus.FAILED.value)
+
 COMPLETED_STATUSES = (
     DocumentStatus.INDEXED,
     DocumentStatus.NEEDS_REVIEW,

@@ -135,7 +135,9 @@ def search(
         if tuning.unit_weight > 0:
             lists["unit"] = _unit_list(lexemes, q, pool)
     fused, forced = _apply_reference(parse_query_reference(q.text), q, fuse(lists, tuning), lists)
-    hits = _hits(fused[: q.limit], lexemes, forced)
+    if q.include_repealed:
+        fused = repealed_last(fused, lists, keep=set(forced))
+    hits = annotate(_hits(fused[: q.limit], lexemes, forced))
     took_ms = (time.perf_counter() - started) * 1000
     log.info(
         "search q_len=%s mode=%s hits=%s degraded=%s took_ms=%.1f",
@@ -220,6 +222,43 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
     for chunk_id, document_id in documents.items():
         scores[chunk_id] += title_share.get(document_id, 0.0)
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def repealed_last(
+    fused: list[tuple[int, float]], lists: dict[str, list[Candidate]], keep: set[int]
+) -> list[tuple[int, float]]:
+    """In-force results first: chunks of repealed regulations keep their order, after —
+    except a unit the query named (``keep``), which the person asked for by name."""
+    documents = {c.chunk_id: c.document_id for found in lists.values() for c in found}
+    repealed = search_sql.repealed_documents(sorted(set(documents.values())))
+    if not repealed:
+        return fused
+    return sorted(
+        fused, key=lambda item: item[0] not in keep and documents.get(item[0]) in repealed
+    )
+
+
+def annotate(hits: list[SearchHit]) -> list[SearchHit]:
+    """Amend/repeal notes and resolved cross-references on each hit."""
+    from ingestion.relations.read import hit_notes
+    from ingestion.relations.references import Passage, references_for
+
+    notes = hit_notes({(h.source_type, h.source_key) for h in hits if h.in_force is not None})
+    references = references_for(
+        [Passage(h.chunk_id, h.document_id, h.heading_path, h.text) for h in hits]
+    )
+    annotated = []
+    for hit in hits:
+        note = notes.get((hit.source_type, hit.source_key))
+        annotated.append(
+            replace(
+                hit,
+                amended_by=note.amended_by if note else [],
+                repealed_by=note.repealed_by if note else [],
+                references=references.get(hit.chunk_id, []),
+            )
+        )
+    return annotated
 
 
 def _apply_reference(
@@ -314,6 +353,7 @@ def _hit(row: dict[str, Any], score: float) -> SearchHit:
         nomor=_opt(source.get("nomor")),
         tahun=_opt(source.get("tahun") or source.get("year")),
         jenis=_opt(source.get("jenis")),
+        in_force=row.get("in_force"),
     )
 
 

@@ -35,8 +35,7 @@ from ingestion.legal.relations import (
     printed_title,
     region_key,
 )
-from ingestion.models import Chunk, Document, RegulationRelation, RelationKind
-from ingestion.search_sql import HIDDEN_STATUSES
+from ingestion.models import HIDDEN_STATUSES, Chunk, Document, RegulationRelation, RelationKind
 
 log = logging.getLogger(__name__)
 

@@ -29,6 +29,7 @@ from ingestion.models import (
 )
 from ingestion.permissions import admin_required
 from ingestion.relations.graph import refresh_document
+from ingestion.relations.read import document_status as regulation_status
 from ingestion.views.common import (
     is_htmx,
     page,
@@ -228,6 +229,7 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
         "actions": list(actions),
         "can_archive": document.status in ARCHIVABLE,
         "can_reprocess": document.status in REPROCESSABLE,
+        "regulation": regulation_status(document),
     }
     return page(request, "ingestion/document_detail.html", context)
 
