@@ -209,7 +209,11 @@ class StageReader:
             message = self.consumer.poll(0.2)
             if message is None or message.error() is not None:
                 continue
-            where = (str(message.topic()), int(message.partition()), int(message.offset()))
+            where = (
+                str(message.topic()),
+                int(message.partition() or 0),
+                int(message.offset() or 0),
+            )
             if where in self.seen:
                 continue
             self.seen.add(where)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pymupdf
 
-from ingestion.pipeline.base import Block, ParsedDocument, PermanentError
+from ingestion.pipeline.base import Block, PageFrame, ParsedDocument, PermanentError
 from ingestion.pipeline.ocr_confidence import page_quality_reaches
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
 
@@ -227,9 +227,18 @@ def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
         # The OCR stage supplies this page's text; a stray footer line would duplicate it.
         return [], decision
     number = page.number + 1 if page.number is not None else 1
+    rect = extracted.rect
+    # The block tuples already carry their rectangle: keeping it costs no extra pass.
+    frame = PageFrame(rect.width, rect.height, "pt", 72)
+    x, y = rect.x0, rect.y0
     page_number = PAGE_NUMBER_RE.match
-    texts = map(_clean_block_text, [item[4] for item in extracted.blocks])
-    return [Block(text, number) for text in texts if text and not page_number(text)], decision
+    blocks = []
+    for item in extracted.blocks:
+        text = _clean_block_text(item[4])
+        if text and not page_number(text):
+            box = (item[0] - x, item[1] - y, item[2] - x, item[3] - y)
+            blocks.append(Block(text, number, bbox=box, frame=frame))
+    return blocks, decision
 
 
 def _drop_running_heads(pages: list[list[Block]]) -> int:
