@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ def test_the_job_page_shows_its_stage_timeline(
     assert bars.count() == len(STAGES)
     # Bars follow one another in time: each starts where the previous one ended.
     boxes = [bars.nth(i).bounding_box() for i in range(bars.count())]
-    for before, after in zip(boxes[1:], boxes[2:], strict=False):
+    for before, after in pairwise(boxes):
         assert after["x"] >= before["x"] + before["width"] - 2.5
     assert "Buat vektor" in (chart.locator("desc").first.text_content() or "")
     chart.scroll_into_view_if_needed()
