@@ -48,6 +48,9 @@ class DocumentStatus(models.TextChoices):
     ARCHIVED = "archived", "Diarsipkan"
 
 
+# Documents in these states are invisible: never searched, never a relation's target.
+HIDDEN_STATUSES = (DocumentStatus.ARCHIVED.value, DocumentStatus.FAILED.value)
+
 COMPLETED_STATUSES = (
     DocumentStatus.INDEXED,
     DocumentStatus.NEEDS_REVIEW,
@@ -176,6 +179,9 @@ class Chunk(models.Model):
     )
     embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
     embedding_model = models.CharField(max_length=100, blank=True, default="")
+    # Where the chunk sits on its pages (see ingestion/pipeline/regions.py); None when not
+    # recorded (formats without pages, or ingested before boxes were kept).
+    regions = models.JSONField(null=True, blank=True)
     search_vector = models.GeneratedField(
         expression=SearchVector("heading_path", "text", config="indonesian"),
         output_field=SearchVectorField(),
@@ -322,6 +328,9 @@ class IngestionJob(models.Model):
     Kafka jobs carry the partner's ``jobId`` (unique: durable dedupe across restarts); admin
     uploads have none. ``payload`` keeps the original event (or upload metadata) for replay.
     ``status_text`` is the human line shown while waiting (queue position, GPU queue).
+    ``kafka_record`` names the record (``topic:partition:offset``) of the last Kafka
+    delivery, so reading that same record again (its commit was lost to a crash or a
+    rebalance) is told apart from the partner re-publishing a failed jobId.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -338,6 +347,7 @@ class IngestionJob(models.Model):
     status_text = models.CharField(max_length=300, blank=True, default="")
     payload = models.JSONField(default=dict, blank=True)
     lock_key = models.CharField(max_length=600, blank=True, default="")
+    kafka_record = models.CharField(max_length=300, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

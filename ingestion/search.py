@@ -155,7 +155,9 @@ def search(
         fused = reranked.order
         if reranked.degraded and degraded is None:
             degraded = Degraded.NO_RERANK
-    hits = _hits(fused[: q.limit], lexemes, forced, embedded)
+    if q.include_repealed and q.in_force_first:
+        fused = repealed_last(fused, lists, keep=set(forced))
+    hits = annotate(_hits(fused[: q.limit], lexemes, forced, embedded))
     took_ms = (time.perf_counter() - started) * 1000
     log.info(
         "search q_len=%s mode=%s hits=%s degraded=%s took_ms=%.1f",
@@ -282,6 +284,43 @@ def _passages(fused: Sequence[tuple[int, float]]) -> dict[int, str]:
     return {cid: f"{row['heading_path']}\n{row['text']}".strip() for cid, row in rows.items()}
 
 
+def repealed_last(
+    fused: list[tuple[int, float]], lists: dict[str, list[Candidate]], keep: set[int]
+) -> list[tuple[int, float]]:
+    """In-force results first: chunks of repealed regulations keep their order, after —
+    except a unit the query named (``keep``), which the person asked for by name."""
+    documents = {c.chunk_id: c.document_id for found in lists.values() for c in found}
+    repealed = search_sql.repealed_documents(sorted(set(documents.values())))
+    if not repealed:
+        return fused
+    return sorted(
+        fused, key=lambda item: item[0] not in keep and documents.get(item[0]) in repealed
+    )
+
+
+def annotate(hits: list[SearchHit]) -> list[SearchHit]:
+    """Amend/repeal notes and resolved cross-references on each hit."""
+    from ingestion.relations.read import hit_notes
+    from ingestion.relations.references import Passage, references_for
+
+    notes = hit_notes({(h.source_type, h.source_key) for h in hits if h.in_force is not None})
+    references = references_for(
+        [Passage(h.chunk_id, h.document_id, h.heading_path, h.text) for h in hits]
+    )
+    annotated = []
+    for hit in hits:
+        note = notes.get((hit.source_type, hit.source_key))
+        annotated.append(
+            replace(
+                hit,
+                amended_by=note.amended_by if note else [],
+                repealed_by=note.repealed_by if note else [],
+                references=references.get(hit.chunk_id, []),
+            )
+        )
+    return annotated
+
+
 def _apply_reference(
     reference: QueryReference,
     q: SearchQuery,
@@ -377,6 +416,7 @@ def _hit(row: dict[str, Any], score: float) -> SearchHit:
         nomor=_opt(source.get("nomor")),
         tahun=_opt(source.get("tahun") or source.get("year")),
         jenis=_opt(source.get("jenis")),
+        in_force=row.get("in_force"),
     )
 
 

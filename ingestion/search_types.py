@@ -43,6 +43,12 @@ class SearchQuery:
     classification: str | None = None
     editions: Editions = Editions.LATEST
     mode: SearchMode = SearchMode.HYBRID
+    # Repealed regulations (``in_force`` false) are left out unless asked for; then they
+    # rank after every other result. Only the benchmark turns ``in_force_first`` off: GALQA
+    # asks about PP 4/2015, which PP 59/2021 (also in that corpus) repeals, and measures
+    # relevance alone.
+    include_repealed: bool = False
+    in_force_first: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +77,10 @@ class SearchHit:
     unit_span: tuple[int, int] | None = None
     unit_label: str | None = None
     unit_page: int | None = None
+    in_force: bool | None = None
+    amended_by: list[str] = field(default_factory=list)
+    repealed_by: list[str] = field(default_factory=list)
+    references: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +103,10 @@ class SearchHit:
             "unit": self.unit,
             "unitText": self.unit_text,
             "unitSpan": list(self.unit_span) if self.unit_span else None,
+            "inForce": self.in_force,
+            "amendedBy": list(self.amended_by),
+            "repealedBy": list(self.repealed_by),
+            "references": list(self.references),
         }
 
 

@@ -10,12 +10,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from ingestion.charts.svg import TOP, Chart, Rect, Tick, fmt_number
-from ingestion.models import IngestionJob, StageEvent
+from ingestion.models import IngestionJob
+
+
+class StageEventLike(Protocol):
+    """What the timeline reads of a stage event (the outbox row lives above this layer)."""
+
+    routing_key: str
+    payload: Any
+    created_at: datetime
+
 
 ROW = 24
-LABEL_WIDTH = 190
+LABEL_WIDTH = 200
+TIMELINE_WIDTH = 900  # drawn at most this wide (charts.css), so labels keep their size
 STAGES = {
     "fetched": ("Ambil berkas", "tl-fetch"),
     "parsed": ("Baca isi", "tl-parse"),
@@ -43,7 +54,7 @@ class Segment:
         return max((self.end - self.start).total_seconds(), 0.0)
 
 
-def _event_time(event: StageEvent) -> datetime:
+def _event_time(event: StageEventLike) -> datetime:
     payload = event.payload if isinstance(event.payload, dict) else {}
     try:
         return datetime.fromisoformat(str(payload["ts"]).replace("Z", "+00:00"))
@@ -51,7 +62,7 @@ def _event_time(event: StageEvent) -> datetime:
         return event.created_at
 
 
-def segments(job: IngestionJob, events: Iterable[StageEvent]) -> list[Segment]:
+def segments(job: IngestionJob, events: Iterable[StageEventLike]) -> list[Segment]:
     """Consecutive stage spans in time order; OCR split into GPU wait and processing."""
     timed = sorted(((_event_time(e), e.routing_key) for e in events), key=lambda p: p[0])
     if not timed:
@@ -89,7 +100,7 @@ def fmt_seconds(seconds: float) -> str:
     return f"{minutes} mnt {rest} dtk"
 
 
-def timeline_chart(job: IngestionJob, events: Iterable[StageEvent]) -> Chart | None:
+def timeline_chart(job: IngestionJob, events: Iterable[StageEventLike]) -> Chart | None:
     spans = segments(job, events)
     if not spans:
         return None
@@ -102,6 +113,7 @@ def timeline_chart(job: IngestionJob, events: Iterable[StageEvent]) -> Chart | N
         f"Batang horizontal per tahap, total {fmt_seconds(total)}: "
         + ", ".join(f"{s.label} {fmt_seconds(s.seconds)}" for s in spans)
         + ".",
+        width=TIMELINE_WIDTH,
         height=height,
         left=LABEL_WIDTH,
     )

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from aceh_rag.platform.audit import Operation, audit_call, auditing
-from ingestion.pipeline.base import OcrLine, OcrPage
+from ingestion.pipeline.base import Box, OcrLine, OcrPage, PageFrame
 from ingestion.pipeline.ocr import (
     INK_DARKER_THAN_PAPER,
     PageImage,
@@ -63,9 +63,12 @@ class RecognisedLine:
     missed_ink: float = 0.0  # share of the row's ink outside the boxes (unread text)
     confidence: float = 0.0
 
-    def to_ocr_line(self) -> OcrLine:
+    def to_ocr_line(self, box: Box | None = None) -> OcrLine:
         return OcrLine(
-            text=self.text, confidence=self.confidence, raw_confidence=round(self.raw_score, 4)
+            text=self.text,
+            confidence=self.confidence,
+            raw_confidence=round(self.raw_score, 4),
+            box=box,
         )
 
 
@@ -120,8 +123,13 @@ class LocalOcrEngine:
         with audit_call(Operation.OCR, self.name, request_body=request, pages=1) as ev:
             image = PageImage(page=page.page, image=load_image(page), dpi=page.dpi)
             reading = self.read_page(image)
-            lines = [line.to_ocr_line() for line in reading.lines]
-            ocr_page = flag_unread(OcrPage(page=page.page, lines=lines), image)
+            width, height = image.image.width, image.image.height  # type: ignore[union-attr]
+            lines = [
+                line.to_ocr_line(upright_box(line.box, reading.rotation, width, height))
+                for line in reading.lines
+            ]
+            frame = PageFrame(float(width), float(height), "px", page.dpi)
+            ocr_page = flag_unread(OcrPage(page=page.page, lines=lines, frame=frame), image)
             ev.items = len(ocr_page.lines)
             if audited:
                 ev.response_body = page_response(ocr_page, reading)
@@ -190,6 +198,22 @@ class LocalOcrEngine:
                 line.text, line.raw_score, box_aspect=line.aspect, missed_ink=share
             )
         return lines
+
+
+def upright_box(box: Box, rotation: int, width: int, height: int) -> Box:
+    """A box read on the page turned ``rotation``° counter-clockwise, in the upright page.
+
+    ``width``/``height`` are the upright page's; PIL's ``rotate(expand=True)`` maps an
+    upright point (x, y) to (y, W - x) at 90°, (W - x, H - y) at 180°, (H - y, x) at 270°.
+    """
+    x0, y0, x1, y1 = box
+    if rotation == 90:
+        return (width - y1, x0, width - y0, x1)
+    if rotation == 180:
+        return (width - x1, height - y1, width - x0, height - y0)
+    if rotation == 270:
+        return (y0, height - x1, y1, height - x0)
+    return box
 
 
 def page_request(page: PageImage) -> dict[str, Any]:

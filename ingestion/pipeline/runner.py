@@ -226,12 +226,15 @@ def _with_ocr(
 
 def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
     from ingestion.pipeline.chunk import chunk_document
+    from ingestion.pipeline.regions import attach_regions
 
-    return chunk_document(
+    drafts = chunk_document(
         blocks,
         budget_tokens=int(settings.CHUNK_TOKEN_BUDGET),
         overlap_tokens=int(settings.CHUNK_OVERLAP_TOKENS),
     )
+    attach_regions(drafts, blocks)
+    return drafts
 
 
 def _refresh_relations(document: Document) -> None:

@@ -30,6 +30,8 @@ from ingestion.models import (
 )
 from ingestion.permissions import admin_required
 from ingestion.relations.graph import refresh_document
+from ingestion.relations.read import document_status as regulation_status
+from ingestion.views.chunk_pages import page_context
 from ingestion.views.common import (
     is_htmx,
     page,
@@ -205,7 +207,7 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
     )
     chunks = paginate(
         request,
-        Chunk.objects.filter(document=document).defer("embedding").order_by("ordinal"),
+        Chunk.objects.filter(document=document).defer("embedding", "regions").order_by("ordinal"),
         param="chunks",
     )
     actions = (
@@ -230,6 +232,8 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
         "can_archive": document.status in ARCHIVABLE,
         "can_reprocess": document.status in REPROCESSABLE,
         "outline": regulation_outline(document.pk),
+        "regulation": regulation_status(document),
+        **page_context(request, document),
     }
     return page(request, "ingestion/document_detail.html", context)
 

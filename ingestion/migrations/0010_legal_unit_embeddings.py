@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ingestion', '0007_job_gpu_queue_ms'),
+        ('ingestion', '0009_ingestionjob_kafka_record'),
     ]
 
     operations = [
