@@ -6,9 +6,14 @@
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text);
+      return navigator.clipboard.writeText(text).catch(() => copyBySelection(text));
     }
-    // Plain-HTTP intranet pages have no clipboard API: fall back to a selected textarea.
+    return copyBySelection(text);
+  }
+
+  // Plain-HTTP intranet pages (and a refused clipboard permission) have no clipboard API:
+  // copy from a selected, off-screen textarea instead.
+  function copyBySelection(text) {
     const area = document.createElement("textarea");
     area.value = text;
     area.setAttribute("readonly", "");

@@ -32,6 +32,7 @@ def test_citation_on_the_search_page_and_outline_on_the_document_page(
     assert citation.inner_text() == CITATION
     assert first.locator("mark.unit-text").inner_text().startswith("g. laporan realisasi")
     button = first.get_by_role("button", name="Salin sitasi")
+    page.bring_to_front()  # the clipboard is only writable from the focused page
     button.click()
     page.wait_for_function("b => b.dataset.copied === 'true'", arg=button.element_handle())
     assert page.evaluate("navigator.clipboard.readText()") == CITATION
