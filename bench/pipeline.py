@@ -101,7 +101,7 @@ def setup_django() -> None:
 
 def throughput(store: Path, docs: int) -> None:
     from ingestion.pipeline.embed import get_embedder
-    from ingestion.pipeline.ocr import get_ocr_engine
+    from ingestion.pipeline.ocr.factory import get_ocr_engine
     from ingestion.pipeline.runner import ingest
 
     get_embedder().embed_passages(["pemanasan"])  # load models outside the timing

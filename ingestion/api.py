@@ -24,7 +24,7 @@ from pydantic import Field, field_validator
 from aceh_rag.api_support import ApiError
 from ingestion.models import ApiToken, Document, IngestionJob, JobState, SourceType
 from ingestion.permissions import is_admin
-from ingestion.search import Editions, SearchQuery, search
+from ingestion.search.service import Editions, SearchQuery, search
 
 router = Router(tags=["ingestion"])
 

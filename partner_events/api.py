@@ -49,7 +49,7 @@ _BODY_DOC = {
 )
 def validate_event(request: HttpRequest) -> dict[str, Any]:
     """Validate a doc.uploaded record exactly as the Kafka worker would, without acting."""
-    from partner_events.contract import ContractConfig, validate_doc_uploaded
+    from partner_events.contract.validate import ContractConfig, validate_doc_uploaded
 
     config = ContractConfig.from_settings()
     return validate_doc_uploaded(request.body, config).to_json(config)

@@ -20,8 +20,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from partner_events.contract_fields import SOURCE_METADATA_KEYS, fields_for
-from partner_events.contract_formats import FORMATS
+from ingestion.formats import FORMATS
+from partner_events.contract.fields import SOURCE_METADATA_KEYS, fields_for
 from partner_events.schemas import STAGE_STATUS_SCHEMA, doc_uploaded_schema
 from partner_events.status import ROUTES, RoutingKey, WireStatus, build_event, validate_stage_topics
 

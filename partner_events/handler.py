@@ -38,14 +38,14 @@ from ingestion.pipeline.request import (
     Outcome,
     Provenance,
 )
-from partner_events.contract import (
+from partner_events.contract.validate import (
     ContractConfig,
     NormalizedRecord,
     Verdict,
     decode_payload,
     validate_doc_uploaded,
 )
-from partner_events.contract import Outcome as VerdictOutcome
+from partner_events.contract.validate import Outcome as VerdictOutcome
 from partner_events.lifecycle import StageEventObserver
 from partner_events.outbox import NewEvent, append, initial_status, publish_job
 from partner_events.publisher import Publisher

@@ -84,7 +84,7 @@ def job_key(job: IngestionJob) -> str:
 
 
 def stage_topics() -> dict[str, str]:
-    from partner_events.contract_config import ContractConfig
+    from partner_events.contract.config import ContractConfig
 
     return dict(ContractConfig.from_settings().stage_topics)
 

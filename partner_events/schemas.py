@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from partner_events.contract_fields import DEFAULT_FILENAME_FIELD, fields_for
+from partner_events.contract.fields import DEFAULT_FILENAME_FIELD, fields_for
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 

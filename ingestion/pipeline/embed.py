@@ -101,7 +101,7 @@ class GatewayEmbedder(Embedder):
         self.model_id = model_id
 
     def _client(self) -> Any:
-        from aceh_rag.platform.gateway import get_gateway_client
+        from aceh_rag.platform.gateway.client import get_gateway_client
 
         client = get_gateway_client()
         if client is None:

@@ -29,7 +29,7 @@ from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passag
 from ingestion.pipeline.fetch import fetch
 from ingestion.pipeline.index import summarize, write_document
 from ingestion.pipeline.locks import advisory_lock
-from ingestion.pipeline.ocr_step import OcrOutcome, run_ocr
+from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
 from ingestion.pipeline.request import (
     CompositeObserver,
     IngestRequest,

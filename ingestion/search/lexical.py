@@ -24,8 +24,8 @@ from typing import Any
 
 from django.db import connection
 
-from ingestion.search_sql import Candidate, document_filter
-from ingestion.search_types import SearchQuery
+from ingestion.search.query import SearchQuery
+from ingestion.search.sql import Candidate, document_filter
 
 STATS_MAX_AGE_SECONDS = 300.0
 BM25_K1 = 1.2

@@ -6,7 +6,7 @@ Three ranked lists are fused with weighted reciprocal rank fusion (RRF,
 - dense: cosine nearest neighbours of the query embedding over the HNSW index, restricted
   to chunks embedded by the same model as the query (vectors of two models never mix);
 - lexical: BM25 over Postgres full text (``indonesian``, heading path + text) with IDF
-  from the planner's statistics (:mod:`ingestion.search_lexical`);
+  from the planner's statistics (:mod:`ingestion.search.lexical`);
 - title: documents whose title + title labels hold most of the query's words
   (``Qanun Aceh nomor 3 tahun 2026``); their first chunk joins the candidates and every
   candidate chunk of such a document receives the title list's share.
@@ -17,7 +17,7 @@ which is otherwise the RRF sum, well below 1).
 
 When the query cannot be embedded now (gateway 429/503, local model missing) the answer is
 lexical-only and says so (``degraded = "lexical_only"``); search never retries in a loop.
-Visibility and editions are defined in :mod:`ingestion.search_sql`.
+Visibility and editions are defined in :mod:`ingestion.search.sql`.
 """
 
 from __future__ import annotations
@@ -33,12 +33,10 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.db import transaction
 
-from ingestion import search_sql
 from ingestion.links import safe_url
-from ingestion.search_lexical import bm25_candidates
-from ingestion.search_sql import Candidate
-from ingestion.search_terms import lexical_text
-from ingestion.search_types import (
+from ingestion.search import sql as search_sql
+from ingestion.search.lexical import bm25_candidates
+from ingestion.search.query import (
     Degraded,
     Editions,
     SearchHit,
@@ -46,6 +44,8 @@ from ingestion.search_types import (
     SearchQuery,
     SearchResponse,
 )
+from ingestion.search.sql import Candidate
+from ingestion.search.terms import lexical_text
 
 __all__ = [
     "Editions",

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db import connection
 
-from ingestion.search_types import Editions, SearchQuery
+from ingestion.search.query import Editions, SearchQuery
 
 HIDDEN_STATUSES = ("archived", "failed")
 

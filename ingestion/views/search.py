@@ -19,8 +19,8 @@ RESULT_LIMIT = 20
 
 
 def _run(data: dict[str, Any]) -> dict[str, Any]:
-    from ingestion.search import search
-    from ingestion.search_types import SearchQuery
+    from ingestion.search.query import SearchQuery
+    from ingestion.search.service import search
 
     query = SearchQuery(
         text=data["q"],

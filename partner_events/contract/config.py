@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-from partner_events.contract_fields import DEFAULT_FILENAME_FIELD, REGIONAL_PREFIXES, SourceType
-from partner_events.contract_formats import DocumentFormat
+from ingestion.formats import DocumentFormat
+from partner_events.contract.fields import DEFAULT_FILENAME_FIELD, REGIONAL_PREFIXES, SourceType
 from partner_events.defaults import (
     DEFAULT_COLLECTION_ALIASES,
     DEFAULT_STAGE_TOPICS,

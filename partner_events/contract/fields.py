@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from partner_events.contract_formats import FORMATS
+from ingestion.formats import FORMATS
 
 DEFAULT_FILENAME_FIELD = "fileName"
 

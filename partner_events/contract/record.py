@@ -7,9 +7,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from partner_events.contract_config import ContractConfig
-from partner_events.contract_fields import SourceType
-from partner_events.contract_formats import DocumentFormat
+from ingestion.formats import DocumentFormat
+from partner_events.contract.config import ContractConfig
+from partner_events.contract.fields import SourceType
 from partner_events.status import RoutingKey, build_event, topic_for
 
 LOCK_PREFIX = "doc-uploaded:"

@@ -21,8 +21,15 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from partner_events.contract_config import ContractConfig
-from partner_events.contract_fields import (
+from ingestion.formats import (
+    FORMATS,
+    DocumentFormat,
+    FormatError,
+    key_basename,
+    resolve_format,
+)
+from partner_events.contract.config import ContractConfig
+from partner_events.contract.fields import (
     FIELDS,
     SOURCE_METADATA_KEYS,
     FieldSpec,
@@ -33,14 +40,7 @@ from partner_events.contract_fields import (
     parse_timestamp,
     tolerant_string,
 )
-from partner_events.contract_formats import (
-    FORMATS,
-    DocumentFormat,
-    FormatError,
-    key_basename,
-    resolve_format,
-)
-from partner_events.contract_record import NormalizedRecord, Outcome, Verdict, WarningCode
+from partner_events.contract.record import NormalizedRecord, Outcome, Verdict, WarningCode
 
 __all__ = [
     "FIELDS",

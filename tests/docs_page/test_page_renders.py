@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client, override_settings
 
-from partner_events.contract_fields import SOURCE_METADATA_KEYS
+from partner_events.contract.fields import SOURCE_METADATA_KEYS
 from partner_events.status import ROUTES
 
 URL = "/docs/api/partner-events"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from partner_events.contract import ContractConfig, Verdict, validate_doc_uploaded
+from partner_events.contract.validate import ContractConfig, Verdict, validate_doc_uploaded
 
 JOB_ID = "550e8400-e29b-41d4-a716-446655440000"
 DOCUMENT_ID = "6ba7b810-9dad-11d1-80b4-00c04fd430c8"

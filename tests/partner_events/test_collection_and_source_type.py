@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from partner_events.contract import ContractConfig
+from partner_events.contract.validate import ContractConfig
 from tests.partner_events.factories import accepted, event, rejected
 
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from partner_events.contract import ContractConfig
+from partner_events.contract.validate import ContractConfig
 from tests.partner_events.factories import (
     DOCUMENT_ID,
     JOB_ID,

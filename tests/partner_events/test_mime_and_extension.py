@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from partner_events.contract import FORMATS
+from partner_events.contract.validate import FORMATS
 from tests.partner_events.factories import accepted, event, rejected
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from partner_events.contract import SOURCE_METADATA_KEYS
+from partner_events.contract.validate import SOURCE_METADATA_KEYS
 from tests.partner_events.factories import MISSING, accepted, event
 
 

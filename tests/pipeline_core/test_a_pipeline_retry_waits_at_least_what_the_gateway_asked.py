@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aceh_rag.platform.gateway_errors import GatewayBackpressure
+from aceh_rag.platform.gateway.errors import GatewayBackpressure
 from ingestion.pipeline.base import PermanentError
 from ingestion.pipeline.retry import RetryPolicy, with_retries
 

@@ -10,8 +10,8 @@ import numpy as np
 import pymupdf
 from PIL import Image, ImageFilter
 
-from ingestion.pipeline.ocr import PageImage
-from ingestion.pipeline.ocr_local import LocalOcrEngine
+from ingestion.pipeline.ocr.images import PageImage
+from ingestion.pipeline.ocr.local import LocalOcrEngine
 
 LEGAL_LINES = (
     "Pasal 7",

@@ -1,7 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingestion.pipeline.ocr_confidence import line_confidence
+from ingestion.pipeline.ocr.confidence import line_confidence
 
 from .pages import gibberish_line
 

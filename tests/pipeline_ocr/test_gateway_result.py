@@ -1,5 +1,5 @@
-from ingestion.pipeline.ocr_confidence import line_confidence
-from ingestion.pipeline.ocr_gateway import to_ocr_page
+from ingestion.pipeline.ocr.confidence import line_confidence
+from ingestion.pipeline.ocr.gateway import to_ocr_page
 
 from .pages import gibberish_line
 

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from aceh_rag.platform.gateway import GatewayClient, GatewayConfig
+from aceh_rag.platform.gateway.client import GatewayClient
+from aceh_rag.platform.gateway.config import GatewayConfig
 from tests.gateway_server import FakeGateway
 
 

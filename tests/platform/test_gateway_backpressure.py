@@ -8,7 +8,7 @@ import time
 import pytest
 
 from aceh_rag.platform.context import CallContext, Surface, TrafficClass
-from aceh_rag.platform.gateway_errors import GatewayBackpressure
+from aceh_rag.platform.gateway.errors import GatewayBackpressure
 from tests.gateway_server import (
     FakeGateway,
     Reply,

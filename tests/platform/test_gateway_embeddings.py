@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aceh_rag.platform.context import call_context
-from aceh_rag.platform.gateway import idempotency_key
+from aceh_rag.platform.gateway.wire import idempotency_key
 from tests.gateway_server import (
     FakeGateway,
     embedding_for,

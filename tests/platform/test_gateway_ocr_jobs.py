@@ -7,8 +7,8 @@ import time
 import pytest
 
 from aceh_rag.platform.context import CallContext, Surface
-from aceh_rag.platform.gateway_errors import GatewayTimeout
-from aceh_rag.platform.gateway_jobs import JobStatus, QueueState
+from aceh_rag.platform.gateway.errors import GatewayTimeout
+from aceh_rag.platform.gateway.jobs import JobStatus, QueueState
 from tests.gateway_server import (
     FakeGateway,
     Reply,

@@ -8,8 +8,9 @@ import socket
 import pytest
 
 from aceh_rag.platform.context import CallContext, Surface
-from aceh_rag.platform.gateway import GatewayClient, GatewayConfig
-from aceh_rag.platform.gateway_errors import GatewayUnavailable
+from aceh_rag.platform.gateway.client import GatewayClient
+from aceh_rag.platform.gateway.config import GatewayConfig
+from aceh_rag.platform.gateway.errors import GatewayUnavailable
 from tests.gateway_server import (
     FakeGateway,
     Reply,

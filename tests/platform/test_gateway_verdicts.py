@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from aceh_rag.platform.context import CallContext, Surface
-from aceh_rag.platform.gateway_errors import GatewayVerdict
+from aceh_rag.platform.gateway.errors import GatewayVerdict
 from ingestion.pipeline.base import PermanentError
 from tests.gateway_server import (
     FakeGateway,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from aceh_rag.platform.gateway_jobs import JobStatus, QueueState, format_gpu_queue_text
+from aceh_rag.platform.gateway.jobs import JobStatus, QueueState, format_gpu_queue_text
 
 
 @pytest.mark.parametrize(

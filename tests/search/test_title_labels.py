@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.search import SearchQuery, search
+from ingestion.search.service import SearchQuery, search
 from tests.search.factories import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db

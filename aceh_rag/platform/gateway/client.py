@@ -13,8 +13,6 @@ and callers use the local engines. The retry policy is the heart of this module:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import random
 import threading
@@ -26,13 +24,17 @@ from typing import Any
 
 import httpx
 
-from aceh_rag.platform.context import ENGINE, CallContext, current_context
-from aceh_rag.platform.gateway_errors import (
+from aceh_rag.platform.context import CallContext, current_context
+from aceh_rag.platform.gateway.config import GatewayConfig
+from aceh_rag.platform.gateway.errors import (
     GatewayBackpressure,
     GatewayProtocolError,
     GatewayUnavailable,
     verdict_from_response,
 )
+from aceh_rag.platform.gateway.jobs import run_ocr_job
+from aceh_rag.platform.gateway.wire import QueueCallback, WaitBudget, idempotency_key
+from aceh_rag.platform.metrics import GATEWAY_REQUESTS
 
 log = logging.getLogger(__name__)
 
@@ -41,82 +43,8 @@ HOLD_MIN_S = 5.0
 _BACKPRESSURE_JITTER = 0.1  # wait up to 10 % longer than told, so waiters do not stampede
 
 
-@dataclass(frozen=True, slots=True)
-class GatewayConfig:
-    base_url: str  # MODEL_GATEWAY_URL, without /v1
-    embed_model: str = "tei-embeddings"
-    ocr_model: str = "paddleocr"
-    config_version: str = "1"
-    timeout_s: float = 60.0
-    interactive_timeout_s: float = 20.0
-    max_retries: int = 3
-    ocr_processing_timeout_s: float = 600.0
-    queue_wait_ms: int = 1_800_000
-    backoff_base_s: float = 0.5
-    backoff_max_s: float = 30.0
-    poll_interval_s: float = 2.0
-    embed_batch_size: int = 64
-    engine: str = ENGINE
-
-    @classmethod
-    def from_settings(cls) -> GatewayConfig | None:
-        from django.conf import settings
-
-        url = settings.MODEL_GATEWAY_URL
-        if not url:
-            return None
-        return cls(
-            base_url=str(url).rstrip("/"),
-            embed_model=settings.GATEWAY_EMBED_MODEL,
-            ocr_model=settings.GATEWAY_OCR_MODEL,
-            config_version=str(settings.GATEWAY_CONFIG_VERSION),
-            timeout_s=settings.GATEWAY_TIMEOUT_SECONDS,
-            interactive_timeout_s=settings.GATEWAY_INTERACTIVE_TIMEOUT_SECONDS,
-            max_retries=settings.GATEWAY_MAX_RETRIES,
-            ocr_processing_timeout_s=settings.GATEWAY_OCR_PROCESSING_TIMEOUT_SECONDS,
-            queue_wait_ms=settings.GPU_QUEUE_WAIT_MS,
-            backoff_base_s=settings.GATEWAY_BACKOFF_BASE_SECONDS,
-            poll_interval_s=settings.GATEWAY_POLL_INTERVAL_SECONDS,
-            embed_batch_size=settings.GATEWAY_EMBED_BATCH_SIZE,
-            engine=settings.ENGINE_NAME,
-        )
-
-    @property
-    def api_url(self) -> str:
-        return f"{self.base_url}/v1"
-
-
 def hold_budget_s(client_timeout_s: float) -> float:
     return max(client_timeout_s - HOLD_MARGIN_S, HOLD_MIN_S)
-
-
-def canonical_json(value: Any) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def idempotency_key(operation: str, model: str, config_version: str, payload: Any) -> str:
-    """Same operation, model, config version and input → same key, in any process."""
-    envelope = {"operation": operation, "model": model, "config_version": config_version}
-    digest = hashlib.sha256(canonical_json({**envelope, "payload": payload}))
-    return f"aceh-rag-{operation}-{digest.hexdigest()}"
-
-
-@dataclass(slots=True)
-class WaitBudget:
-    """Total time one logical call may spend waiting on GPU capacity (queue + backpressure)."""
-
-    limit_ms: int
-    spent_ms: float = 0.0
-
-    @property
-    def remaining_ms(self) -> float:
-        return max(self.limit_ms - self.spent_ms, 0.0)
-
-    def spend(self, ms: float) -> None:
-        self.spent_ms += ms
-
-
-QueueCallback = Callable[[Any], None]
 
 
 @dataclass(slots=True)
@@ -160,8 +88,6 @@ class GatewayClient:
         ctx: CallContext | None = None,
         on_queue: QueueCallback | None = None,
     ) -> list[dict[str, Any]]:
-        from aceh_rag.platform.gateway_jobs import run_ocr_job
-
         return run_ocr_job(self, pages, ctx=ctx or current_context(), on_queue=on_queue)
 
     # --- transport with the retry policy ------------------------------------------------
@@ -395,10 +321,6 @@ def _status_label(status: int) -> str:
 
 
 def _count(operation: str, status: str) -> None:
-    try:
-        from aceh_rag.platform.metrics import GATEWAY_REQUESTS
-    except ImportError:  # metrics are optional for a client used outside the web/worker
-        return
     GATEWAY_REQUESTS.labels(operation, status).inc()
 
 

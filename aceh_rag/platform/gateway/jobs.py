@@ -13,15 +13,16 @@ import hashlib
 import logging
 import math
 import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpx
 
 from aceh_rag.platform.context import CallContext
-from aceh_rag.platform.gateway import QueueCallback, WaitBudget, idempotency_key
-from aceh_rag.platform.gateway_errors import (
+from aceh_rag.platform.gateway.config import GatewayConfig
+from aceh_rag.platform.gateway.errors import (
     GatewayBackpressure,
     GatewayProtocolError,
     GatewayTimeout,
@@ -29,9 +30,7 @@ from aceh_rag.platform.gateway_errors import (
     GatewayVerdict,
     verdict_from_response,
 )
-
-if TYPE_CHECKING:
-    from aceh_rag.platform.gateway import GatewayClient
+from aceh_rag.platform.gateway.wire import QueueCallback, WaitBudget, idempotency_key
 
 log = logging.getLogger(__name__)
 
@@ -104,12 +103,32 @@ def ocr_idempotency_key(model: str, config_version: str, pages: list[tuple[int, 
     return idempotency_key("ocr", model, config_version, {"pages": digests})
 
 
+class JobClient(Protocol):
+    """What an OCR job needs of :class:`~aceh_rag.platform.gateway.client.GatewayClient`."""
+
+    config: GatewayConfig
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        *,
+        ctx: CallContext,
+        operation: str,
+        body: Any = None,
+        idem_key: str | None = None,
+        wait: WaitBudget | None = None,
+        accept: Collection[int] = (),
+        on_backpressure: Callable[[GatewayBackpressure, float], None] | None = None,
+    ) -> httpx.Response: ...
+
+
 class _OcrJob:
     """One OCR job's life: submission, polling, the two clocks and the resubmissions."""
 
     def __init__(
         self,
-        client: GatewayClient,
+        client: JobClient,
         pages: list[tuple[int, bytes]],
         ctx: CallContext,
         on_queue: QueueCallback | None,
@@ -289,7 +308,7 @@ class _OcrJob:
 
 
 def run_ocr_job(
-    client: GatewayClient,
+    client: JobClient,
     pages: list[tuple[int, bytes]],
     *,
     ctx: CallContext,

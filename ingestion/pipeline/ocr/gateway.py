@@ -14,9 +14,12 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from aceh_rag.platform.context import current_context
+from aceh_rag.platform.gateway.client import get_gateway_client
 from ingestion.pipeline.base import OcrLine, OcrPage, TransientError
-from ingestion.pipeline.ocr import PageImage, QueueListener, flag_unread, png_bytes
-from ingestion.pipeline.ocr_confidence import line_confidence
+from ingestion.pipeline.ocr.confidence import line_confidence
+from ingestion.pipeline.ocr.engine import QueueListener
+from ingestion.pipeline.ocr.images import PageImage, flag_unread, png_bytes
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 class GatewayOcrEngine:
-    """:class:`ingestion.pipeline.ocr.OcrEngine` backed by the model gateway."""
+    """:class:`ingestion.pipeline.ocr.engine.OcrEngine` backed by the model gateway."""
 
     name = "gateway"
 
@@ -35,10 +38,6 @@ class GatewayOcrEngine:
         self, pages: Sequence[PageImage], *, on_queue: QueueListener | None = None
     ) -> list[OcrPage]:
         """One gateway OCR job for ``pages``; ``on_queue`` hears the GPU-queue position."""
-        # Imported here so this module loads before (and without) the platform package.
-        from aceh_rag.platform.context import current_context
-        from aceh_rag.platform.gateway import get_gateway_client
-
         client = get_gateway_client()
         if client is None:
             raise TransientError("Gateway model belum dikonfigurasi", code="gateway_not_configured")

@@ -24,14 +24,9 @@ from typing import Any
 import numpy as np
 
 from ingestion.pipeline.base import OcrLine, OcrPage
-from ingestion.pipeline.ocr import (
-    INK_DARKER_THAN_PAPER,
-    PageImage,
-    QueueListener,
-    flag_unread,
-    load_image,
-)
-from ingestion.pipeline.ocr_confidence import line_confidence, page_quality
+from ingestion.pipeline.ocr.confidence import line_confidence, page_quality
+from ingestion.pipeline.ocr.engine import QueueListener
+from ingestion.pipeline.ocr.images import INK_DARKER_THAN_PAPER, PageImage, flag_unread, load_image
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +94,7 @@ def build_rapidocr(threads: int | None = None) -> Any:
 
 
 class LocalOcrEngine:
-    """:class:`ingestion.pipeline.ocr.OcrEngine` over RapidOCR; build once per process."""
+    """:class:`ingestion.pipeline.ocr.engine.OcrEngine` over RapidOCR; build once per process."""
 
     name = "rapidocr-ppocr"
 

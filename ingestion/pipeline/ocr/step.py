@@ -16,6 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from ingestion.pipeline.base import Block
+from ingestion.pipeline.ocr import factory
+from ingestion.pipeline.ocr.images import PageImage
+from ingestion.pipeline.ocr.layout import ocr_page_to_blocks
+from ingestion.pipeline.parse import render_page_png
 from ingestion.pipeline.request import CompositeObserver, Milestone
 from ingestion.pipeline.retry import RetryPolicy, with_retries
 
@@ -49,10 +53,7 @@ def run_ocr(
     progress: tuple[int, int] = (25, 45),
     sleep: Callable[[float], None] = time.sleep,
 ) -> OcrOutcome:
-    from ingestion.pipeline.ocr import PageImage, get_ocr_engine, ocr_page_to_blocks
-    from ingestion.pipeline.parse import render_page_png
-
-    engine = get_ocr_engine()
+    engine = factory.get_ocr_engine()
     outcome = OcrOutcome(engine=engine.name)
     low, high = progress
 

@@ -19,7 +19,7 @@ import numpy as np
 import pymupdf
 
 from ingestion.pipeline.base import Block, ParsedDocument, PermanentError
-from ingestion.pipeline.ocr_confidence import page_quality
+from ingestion.pipeline.ocr.confidence import page_quality
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
 
 log = logging.getLogger(__name__)
