@@ -25,7 +25,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from ingestion.models import (
@@ -33,6 +33,7 @@ from ingestion.models import (
     Document,
     DocumentStatus,
     IngestionJob,
+    JobMilestone,
     JobOrigin,
     JobState,
 )
@@ -320,8 +321,15 @@ _TERMINAL_STATES = {
 }
 
 
+def record_milestone(job: IngestionJob, milestone: str, *, error: str | None = None) -> None:
+    """Append ``milestone`` to the job's timeline; joins the caller's transaction."""
+    last = JobMilestone.objects.filter(job_id=job.pk).aggregate(m=Max("seq"))["m"] or 0
+    JobMilestone.objects.create(job_id=job.pk, seq=last + 1, milestone=milestone, error=error or "")
+
+
 class JobProgressObserver(PipelineObserver):
-    """Keeps a job row current: stage, progress, heartbeat, GPU-queue text, final state."""
+    """Keeps a job row current: stage, progress, heartbeat, GPU-queue text, final state, and
+    the job's timeline of milestones."""
 
     def __init__(self, job: IngestionJob) -> None:
         self.job = job
@@ -359,8 +367,10 @@ class JobProgressObserver(PipelineObserver):
                 status_text="",
                 finished_at=timezone.now(),
             )
-        if fields:
-            self._update(**fields)
+        with transaction.atomic():
+            record_milestone(self.job, key, error=error)
+            if fields:
+                self._update(**fields)
 
 
 def record_result(job: IngestionJob, result: IngestResult) -> None:
@@ -400,10 +410,8 @@ def fail_crashed_job(job: IngestionJob) -> None:
 def run_upload_job(job: IngestionJob) -> IngestResult:
     """Process one claimed upload job through the shared pipeline."""
     from ingestion.pipeline.runner import ingest
-    from partner_events.lifecycle import StageEventObserver
 
-    # Also logs the job's stage events (publish status not_applicable) for the UI timeline.
-    result = ingest(request_for_job(job), StageEventObserver(job))
+    result = ingest(request_for_job(job), JobProgressObserver(job))
     record_result(job, result)
     return result
 

@@ -2,8 +2,9 @@
 
 Every action is recorded in ``ReviewAction`` with the text before and after. When the last
 pending chunk of a ``needs_review`` document is settled the document becomes ``indexed``,
-its ``needs_review`` jobs become ``done``, and a Kafka job's terminal status is recorded in
-the outbox again as indexed/done (``partner_events.outbox.record_terminal_after_review``).
+its ``needs_review`` jobs become ``done`` (an ``indexed`` milestone on their timeline), and
+:data:`ingestion.signals.job_settled_by_review` is sent for each, in the same transaction
+(the Kafka app records the partner's indexed/done event on it).
 
 The embedding is computed before the row lock is taken: a model call can take seconds and
 must not hold a lock other reviewers wait on.
@@ -22,6 +23,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
+from ingestion.jobs import record_milestone
 from ingestion.models import (
     Chunk,
     Document,
@@ -31,7 +33,8 @@ from ingestion.models import (
     ReviewAction,
     ReviewState,
 )
-from partner_events.outbox import record_terminal_after_review
+from ingestion.pipeline.request import Milestone
+from ingestion.signals import job_settled_by_review
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +196,7 @@ def _embed(
 
     if not passages:
         return []
-    from ingestion.pipeline.base import StageError
+    from ingestion.errors import StageError
 
     started = time.monotonic()
     texts = [passage_text(heading, text) for heading, text in passages]
@@ -257,9 +260,9 @@ def _finish_jobs(document: Document) -> None:
         job.state = JobState.DONE
         job.status_text = ""
         job.save(update_fields=["state", "status_text"])
-        if job.partner_job_id is not None:
-            # Same transaction: the terminal event is recorded iff the status change commits.
-            record_terminal_after_review(job)
+        record_milestone(job, Milestone.INDEXED)
+        # Same transaction: what receivers record commits iff the status change does.
+        job_settled_by_review.send(sender=IngestionJob, job=job)
 
 
 def _ms(started: float) -> float:

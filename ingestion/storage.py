@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, Protocol
 from urllib.parse import unquote, urlparse
 
-from ingestion.pipeline.base import PermanentError, TransientError
+from ingestion.errors import PermanentError, TransientError
 
 log = logging.getLogger(__name__)
 

@@ -3,39 +3,13 @@
 Stages are plain functions over these dataclasses. They never touch Django models; the
 runner (``ingestion/pipeline/runner.py``) persists results and reports milestones.
 
-A stage that fails raises a :class:`StageError`. Its ``permanent`` flag is the whole retry
-policy: permanent errors (a corrupt file, a 4xx verdict from the gateway) are never retried,
-transient ones (a storage timeout, a 5xx) are retried with a bound by the caller.
-``reason`` is what a person reads, in Indonesian; it ends up on the job, the document and
-the failed stage event.
+A stage that fails raises an :class:`ingestion.errors.StageError` (permanent or transient).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-
-
-class StageError(Exception):
-    permanent: bool = True
-
-    def __init__(self, reason: str, *, code: str = "error", detail: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-        self.detail = detail
-
-
-class PermanentError(StageError):
-    """The input can never succeed as sent: do not retry."""
-
-    permanent = True
-
-
-class TransientError(StageError):
-    """A passing fault (timeout, 5xx, storage hiccup): retry with a bound."""
-
-    permanent = False
 
 
 class BlockKind(StrEnum):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ingestion.pipeline.base import TransientError
+from ingestion.errors import TransientError
 
 log = logging.getLogger(__name__)
 

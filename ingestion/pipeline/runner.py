@@ -22,14 +22,17 @@ from uuid import UUID
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from ingestion import identity
+from ingestion.errors import PermanentError, StageError
 from ingestion.models import Document, DocumentStatus
-from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument, PermanentError, StageError
+from ingestion.pipeline import identity
+from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument
+from ingestion.pipeline.chunk import chunk_document
 from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
 from ingestion.pipeline.fetch import fetch
 from ingestion.pipeline.index import summarize, write_document
 from ingestion.pipeline.locks import advisory_lock
 from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
+from ingestion.pipeline.parse import ParseLimits, parse, render_page_png
 from ingestion.pipeline.request import (
     CompositeObserver,
     IngestRequest,
@@ -197,8 +200,6 @@ def _after_fetch(
 
 
 def _parse(request: IngestRequest, fetched: FetchedFile) -> ParsedDocument:
-    from ingestion.pipeline.parse import ParseLimits, parse
-
     return parse(fetched.path, request.format, ParseLimits.from_settings())
 
 
@@ -208,6 +209,7 @@ def _with_ocr(
     ocr = run_ocr(
         fetched.path,
         list(parsed.ocr_pages),
+        render=render_page_png,
         observer=obs,
         policy=policy,
         dpi=int(settings.OCR_RENDER_DPI),
@@ -221,8 +223,6 @@ def _with_ocr(
 
 
 def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
-    from ingestion.pipeline.chunk import chunk_document
-
     return chunk_document(
         blocks,
         budget_tokens=int(settings.CHUNK_TOKEN_BUDGET),

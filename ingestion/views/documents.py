@@ -24,8 +24,8 @@ from ingestion.models import (
     Document,
     DocumentStatus,
     IngestionJob,
+    JobMilestone,
     ReviewAction,
-    StageEvent,
 )
 from ingestion.permissions import admin_required
 from ingestion.views.common import (
@@ -198,7 +198,7 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
     document = get_object_or_404(Document, pk=pk)
     jobs = list(
         document.jobs.order_by("-created_at").prefetch_related(
-            Prefetch("stage_events", queryset=StageEvent.objects.order_by("seq"))
+            Prefetch("milestones", queryset=JobMilestone.objects.order_by("seq"))
         )
     )
     chunks = paginate(

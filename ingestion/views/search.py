@@ -8,9 +8,9 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 
+from ingestion.errors import StageError
 from ingestion.forms import SearchForm
 from ingestion.links import safe_url
-from ingestion.pipeline.base import StageError
 from ingestion.views.common import is_htmx, page
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,8 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 
 from ingestion.formats import DocumentFormat
-from partner_events.contract.fields import DEFAULT_FILENAME_FIELD, REGIONAL_PREFIXES, SourceType
+from ingestion.sources import SourceType
+from partner_events.contract.fields import DEFAULT_FILENAME_FIELD, REGIONAL_PREFIXES
 from partner_events.defaults import (
     DEFAULT_COLLECTION_ALIASES,
     DEFAULT_STAGE_TOPICS,

@@ -10,20 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from ingestion.formats import FORMATS
+from ingestion.sources import SourceType
 
 DEFAULT_FILENAME_FIELD = "fileName"
-
-
-class SourceType(StrEnum):
-    JDIH = "JDIH"
-    OPEN_DATA = "OpenData"
-    PPID = "PPID"
-    SATU_DATA = "SatuData"
-    UPLOAD = "upload"
 
 
 # Only these descriptive keys survive from sourceMetadata; the order is the contract's.

@@ -8,8 +8,8 @@ from enum import StrEnum
 from typing import Any
 
 from ingestion.formats import DocumentFormat
+from ingestion.sources import SourceType
 from partner_events.contract.config import ContractConfig
-from partner_events.contract.fields import SourceType
 from partner_events.status import RoutingKey, build_event, topic_for
 
 LOCK_PREFIX = "doc-uploaded:"

@@ -28,12 +28,12 @@ from ingestion.formats import (
     key_basename,
     resolve_format,
 )
+from ingestion.sources import SourceType
 from partner_events.contract.config import ContractConfig
 from partner_events.contract.fields import (
     FIELDS,
     SOURCE_METADATA_KEYS,
     FieldSpec,
-    SourceType,
     collapse_whitespace,
     fields_for,
     is_uuid,

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from ingestion.models import PublishStatus, StageEvent
+from partner_events.models import PublishStatus, StageEvent
 from tests.harness.fixtures import KafkaBroker, KafkaTopics, S3Bucket
 from tests.kafka_worker._support import (
     SCANNED,

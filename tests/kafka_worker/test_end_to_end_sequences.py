@@ -10,7 +10,8 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from ingestion.models import Document, IngestionJob, JobState, PublishStatus, StageEvent
+from ingestion.models import Document, IngestionJob, JobState
+from partner_events.models import PublishStatus, StageEvent
 from tests.harness.fixtures import KafkaTopics, S3Bucket
 from tests.kafka_worker._support import (
     BORN_DIGITAL,

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ingestion.models import Chunk, Document, IngestionJob, JobState, StageEvent
+from ingestion.models import Chunk, Document, IngestionJob, JobState
+from partner_events.models import StageEvent
 from tests.partner_ingest._support import (
     LEGAL_TEXT,
     doc_uploaded,

@@ -13,7 +13,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from ingestion.models import Document, IngestionJob, JobState, StageEvent
+from ingestion.models import Document, IngestionJob, JobState
+from partner_events.models import StageEvent
 from tests.partner_ingest._support import (
     LEGAL_TEXT,
     doc_uploaded,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer
 
-from ingestion.models import StageEvent
+from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending
 from partner_events.publisher import KafkaPublisher, producer_config
 from tests.harness.fixtures import KafkaTopics

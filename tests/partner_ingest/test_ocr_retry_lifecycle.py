@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ingestion.pipeline.base import TransientError
+from ingestion.errors import TransientError
 from ingestion.pipeline.ocr import factory
 from tests.partner_ingest._support import (
     doc_uploaded,

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ingestion.models import IngestionJob, StageEvent
+from ingestion.models import IngestionJob
 from partner_events.handler import ConsumerOutcome, handle_record
+from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending
 from partner_events.publisher import StdoutPublisher
 from tests.partner_ingest._support import LEGAL_TEXT, doc_uploaded, put_object, store_dir

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from ingestion.models import IngestionJob, StageEvent
+from ingestion.models import IngestionJob
+from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending, replay_job
 from tests.partner_ingest._support import (
     LEGAL_TEXT,

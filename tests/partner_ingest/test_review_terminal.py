@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from ingestion.models import Chunk, IngestionJob, StageEvent
+from ingestion.models import Chunk, IngestionJob
+from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending, record_terminal_after_review
 from tests.partner_ingest._support import (
     doc_uploaded,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ingestion import identity
+from ingestion.pipeline import identity
 from ingestion.pipeline.runner import Outcome, ingest
 from tests.pipeline_core._support import (
     LEGAL_TEXT,

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from ingestion.pipeline.base import BlockKind
 from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
+from ingestion.pipeline.parse import render_page_png
 from ingestion.pipeline.request import CompositeObserver
 from ingestion.pipeline.retry import RetryPolicy
 
@@ -51,6 +52,7 @@ def _read(path: Path, settings: Any) -> tuple[OcrOutcome, Recorder]:
     outcome = run_ocr(
         path,
         [1],
+        render=render_page_png,
         observer=CompositeObserver(recorder),
         policy=RetryPolicy(retries=0),
         dpi=150,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from ingestion.pipeline.base import PermanentError
+from ingestion.errors import PermanentError
 from ingestion.pipeline.parse import ParseLimits, parse
 from tests.pipeline_parse.builders import PARAGRAPH, png_header, text_page, write, zip_bomb
 

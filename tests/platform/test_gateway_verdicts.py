@@ -6,7 +6,7 @@ import pytest
 
 from aceh_rag.platform.context import CallContext, Surface
 from aceh_rag.platform.gateway.errors import GatewayVerdict
-from ingestion.pipeline.base import PermanentError
+from ingestion.errors import PermanentError, stage_error
 from tests.gateway_server import (
     FakeGateway,
     Reply,
@@ -28,8 +28,8 @@ def test_a_400_is_sent_exactly_once_and_keeps_the_upstream_reason(
 
     assert len(gateway_server.requests) == 1
     error = caught.value
-    assert isinstance(error, PermanentError)
     assert error.permanent is True
+    assert isinstance(stage_error(error), PermanentError)
     assert error.reason == "PDF rusak / tidak dapat dibaca"
     assert error.status == 400
     assert error.code == "HTTP_400"

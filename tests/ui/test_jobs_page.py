@@ -8,14 +8,8 @@ import uuid
 import pytest
 from django.test import Client
 
-from ingestion.models import (
-    DocumentStatus,
-    IngestionJob,
-    JobOrigin,
-    JobState,
-    PublishStatus,
-    StageEvent,
-)
+from ingestion.models import DocumentStatus, IngestionJob, JobOrigin, JobState
+from partner_events.models import PublishStatus, StageEvent
 from tests.ui._support import (  # noqa: F401 (fixtures)
     admin_client,
     admin_user,

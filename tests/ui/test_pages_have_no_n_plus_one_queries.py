@@ -11,13 +11,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from ingestion.models import (
-    DocumentStatus,
-    JobOrigin,
-    JobState,
-    ReviewAction,
-    StageEvent,
-)
+from ingestion.models import DocumentStatus, JobOrigin, JobState, ReviewAction
+from partner_events.models import StageEvent
 from tests.ui._support import (  # noqa: F401 (fixtures)
     admin_client,
     admin_user,

@@ -1,4 +1,5 @@
-"""What the gateway client raises, in the pipeline's own error vocabulary.
+"""What the gateway client raises. These stand alone: the apps map them to their own errors
+(``ingestion.pipeline.base.stage_error``), so the platform imports no app.
 
 A 4xx is a verdict on the input (:class:`GatewayVerdict`, permanent, never retried, the
 upstream's own words kept as the reason). Backpressure and outages are transient, so the
@@ -12,14 +13,30 @@ from typing import Any
 
 import httpx
 
-from ingestion.pipeline.base import PermanentError, TransientError
-
 # How much of an upstream body we keep for diagnostics on the exception.
 _DETAIL_CHARS = 2000
 
 
-class GatewayVerdict(PermanentError):
+class GatewayError(Exception):
+    """Anything the gateway client raises. ``permanent``: retrying cannot help.
+
+    ``reason`` is what a person reads (Indonesian, or the upstream's own words); ``code`` is
+    stable for logs and tests; ``detail`` is for diagnostics only.
+    """
+
+    permanent: bool = False
+
+    def __init__(self, reason: str, *, code: str = "GATEWAY_ERROR", detail: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+        self.detail = detail
+
+
+class GatewayVerdict(GatewayError):
     """The gateway (or its upstream) refused the input: retrying cannot help."""
+
+    permanent = True
 
     def __init__(
         self,
@@ -40,7 +57,7 @@ class GatewayVerdict(PermanentError):
         self.negative_cache_hits = negative_cache_hits
 
 
-class GatewayBackpressure(TransientError):
+class GatewayBackpressure(GatewayError):
     """429/503 + Retry-After: the gateway is saturated. Interactive callers degrade."""
 
     def __init__(
@@ -58,7 +75,7 @@ class GatewayBackpressure(TransientError):
         self.queue_depth = queue_depth
 
 
-class GatewayUnavailable(TransientError):
+class GatewayUnavailable(GatewayError):
     """5xx, 408 or a network error that outlasted the bounded retries."""
 
     def __init__(self, reason: str, *, status: int | None, detail: str | None = None) -> None:
@@ -67,11 +84,11 @@ class GatewayUnavailable(TransientError):
         self.status = status
 
 
-class GatewayTimeout(TransientError):
+class GatewayTimeout(GatewayError):
     """A job waited in the GPU queue past GPU_QUEUE_WAIT_MS, or processed too long."""
 
 
-class GatewayProtocolError(TransientError):
+class GatewayProtocolError(GatewayError):
     """A 2xx whose body does not match our wire format: a gateway fault, not the input's."""
 
 

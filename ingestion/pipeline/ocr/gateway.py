@@ -4,7 +4,7 @@ The gateway runs the batch OCR job (``paddleocr`` by default); this adapter only
 into the wire tuples and the result pages back into :class:`OcrPage`. The gateway's own
 line confidences are PaddleOCR softmax means, saturated like RapidOCR's, so they go through
 the same calibration as the local engine's and are kept as ``raw_confidence``.
-Gateway errors are already :class:`PermanentError` / :class:`TransientError`.
+Gateway errors become the pipeline's :class:`PermanentError` / :class:`TransientError`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from typing import Any
 
 from aceh_rag.platform.context import current_context
 from aceh_rag.platform.gateway.client import get_gateway_client
-from ingestion.pipeline.base import OcrLine, OcrPage, TransientError
+from aceh_rag.platform.gateway.errors import GatewayError
+from ingestion.errors import TransientError, stage_error
+from ingestion.pipeline.base import OcrLine, OcrPage
 from ingestion.pipeline.ocr.confidence import line_confidence
 from ingestion.pipeline.ocr.engine import QueueListener
 from ingestion.pipeline.ocr.images import PageImage, flag_unread, png_bytes
@@ -42,9 +44,12 @@ class GatewayOcrEngine:
         if client is None:
             raise TransientError("Gateway model belum dikonfigurasi", code="gateway_not_configured")
         started = time.monotonic()
-        result = client.ocr(
-            [(p.page, png_bytes(p)) for p in pages], ctx=current_context(), on_queue=on_queue
-        )
+        try:
+            result = client.ocr(
+                [(p.page, png_bytes(p)) for p in pages], ctx=current_context(), on_queue=on_queue
+            )
+        except GatewayError as exc:
+            raise stage_error(exc) from exc
         by_page = {int(item.get("page", 0)): item for item in result}
         out = [flag_unread(to_ocr_page(p.page, by_page.get(p.page)), p) for p in pages]
         log.info(

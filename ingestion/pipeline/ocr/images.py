@@ -13,7 +13,8 @@ import numpy as np
 from django.conf import settings
 from PIL import Image, ImageFilter, UnidentifiedImageError
 
-from ingestion.pipeline.base import OcrLine, OcrPage, PermanentError
+from ingestion.errors import PermanentError
+from ingestion.pipeline.base import OcrLine, OcrPage
 
 DEFAULT_DPI = 200
 # A page with this share of ink (text, not specks) but fewer characters read is "unread".

@@ -13,17 +13,25 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ingestion.pipeline.base import Block
 from ingestion.pipeline.ocr import factory
 from ingestion.pipeline.ocr.images import PageImage
 from ingestion.pipeline.ocr.layout import ocr_page_to_blocks
-from ingestion.pipeline.parse import render_page_png
 from ingestion.pipeline.request import CompositeObserver, Milestone
 from ingestion.pipeline.retry import RetryPolicy, with_retries
 
 log = logging.getLogger(__name__)
+
+
+class PageRenderer(Protocol):
+    """One page (1-based) as PNG: the parse stage's renderer, handed in by the runner so
+    that OCR does not depend on the parsers (which use OCR's word quality)."""
+
+    def __call__(
+        self, path: Path, page_number: int, dpi: int, *, max_pixels: int | None = None
+    ) -> bytes: ...
 
 
 @dataclass(slots=True)
@@ -46,6 +54,7 @@ def run_ocr(
     path: Path,
     pages: list[int],
     *,
+    render: PageRenderer,
     observer: CompositeObserver,
     policy: RetryPolicy,
     dpi: int,
@@ -68,7 +77,7 @@ def run_ocr(
         for index, number in enumerate(pages):
             if number in outcome.blocks_by_page:
                 continue  # read in an earlier attempt
-            png = render_page_png(path, number, dpi, max_pixels=max_pixels)
+            png = render(path, number, dpi, max_pixels=max_pixels)
             image = PageImage(page=number, image=png, dpi=dpi)
             ocr_page = engine.recognize(image, on_queue=on_queue)
             del png, image  # only one page image alive at a time

@@ -179,7 +179,7 @@ def parse_pptx(path: Path, limits: ParseLimits) -> ParsedDocument:
         slides = list(Presentation(str(path)).slides)
         blocks = [b for number, s in enumerate(slides, 1) for b in _slide_blocks(s, number)]
     if len(slides) > limits.max_pages:
-        from ingestion.pipeline.base import PermanentError
+        from ingestion.errors import PermanentError
 
         raise PermanentError(
             f"Presentasi terlalu banyak slide ({len(slides)} > {limits.max_pages})",

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pymupdf
 
-from ingestion.pipeline.base import Block, ParsedDocument, PermanentError
+from ingestion.errors import PermanentError
+from ingestion.pipeline.base import Block, ParsedDocument
 from ingestion.pipeline.ocr.confidence import page_quality
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
 

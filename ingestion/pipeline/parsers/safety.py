@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ingestion.pipeline.base import PermanentError, StageError
+from ingestion.errors import PermanentError, StageError
 
 log = logging.getLogger(__name__)
 

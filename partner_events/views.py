@@ -18,22 +18,15 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from ingestion.jobs import requeue_job
-from ingestion.models import (
-    IngestionJob,
-    JobOrigin,
-    JobState,
-    PublishStatus,
-    StageEvent,
-)
+from ingestion.models import IngestionJob, JobOrigin, JobState
 from ingestion.permissions import admin_required
 from ingestion.views.common import page, paginate, query_string_without
 from ingestion.views.labels import stage_label
 from ingestion.views.status import job_status
-from partner_events.outbox import replay_job
+from partner_events.models import StageEvent
+from partner_events.outbox import UNPUBLISHED, replay_job
 
 log = logging.getLogger(__name__)
-
-UNPUBLISHED = (PublishStatus.PENDING, PublishStatus.FAILED)
 
 
 def _job_queryset(request: HttpRequest) -> QuerySet[IngestionJob]:
