@@ -1,5 +1,4 @@
 """The admin UI end to end in headless Chromium, with a real ingestion worker behind it."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.browser._live)
 
 from __future__ import annotations
 
@@ -12,16 +11,7 @@ from django.contrib.auth.models import Group, User
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP, REVIEWER_GROUP
 from ingestion.models import Document, DocumentStatus
-from tests.browser._live import (  # noqa: F401 (fixtures)
-    WAIT_MS,
-    Worker,
-    browser,
-    log_in,
-    object_store,
-    page,
-    screenshot,
-    worker,
-)
+from tests.browser.helpers import WAIT_MS, Worker, log_in, screenshot
 from tests.ui._files import text_pdf
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -53,7 +43,7 @@ def _upload(page: Any, base: str, files: list[Path]) -> None:
 
 
 def _bad_scan(tmp_path: Path) -> Path:
-    from tests.pipeline_ocr.pages import LEGAL_LINES, render_lines, ruin
+    from tests.pipeline_ocr.helpers import LEGAL_LINES, render_lines, ruin
 
     path = tmp_path / "pindaian-buram.png"
     buffer = io.BytesIO()

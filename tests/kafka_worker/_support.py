@@ -20,7 +20,7 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.partner_ingest._support import SCAN_TEXT, scan_pdf
+from tests.partner_ingest.helpers import SCAN_TEXT, scan_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 BORN_DIGITAL = [

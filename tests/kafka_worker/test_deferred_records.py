@@ -24,7 +24,7 @@ from tests.kafka_worker._support import (
     wait_committed,
     worker_env,
 )
-from tests.partner_ingest._support import LEGAL_TEXT, doc_uploaded
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded
 
 __all__ = ["start_worker"]
 

@@ -26,7 +26,7 @@ from tests.kafka_worker._support import (
     start_worker,
     worker_env,
 )
-from tests.partner_ingest._support import doc_uploaded, scan_pdf, schema_errors, text_pdf
+from tests.partner_ingest.helpers import doc_uploaded, scan_pdf, schema_errors, text_pdf
 
 __all__ = ["start_worker"]
 

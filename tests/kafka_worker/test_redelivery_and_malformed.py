@@ -22,7 +22,7 @@ from tests.kafka_worker._support import (
     terminals,
     worker_env,
 )
-from tests.partner_ingest._support import LEGAL_TEXT, doc_uploaded, schema_errors
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded, schema_errors
 
 __all__ = ["start_worker"]
 

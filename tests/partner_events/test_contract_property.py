@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from partner_events.contract.validate import ContractConfig, validate_doc_uploaded
 from partner_events.schemas import STAGE_STATUS_SCHEMA
-from tests.partner_events.factories import FULL_EXAMPLE
+from tests.partner_events.helpers import FULL_EXAMPLE
 
 CONFIG = ContractConfig()
 VALIDATOR = Draft202012Validator(

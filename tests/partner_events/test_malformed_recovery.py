@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from partner_events.contract.validate import ContractConfig
-from tests.partner_events.factories import (
+from tests.partner_events.helpers import (
     DOCUMENT_ID,
     JOB_ID,
     MISSING,

@@ -10,9 +10,7 @@ from ingestion.jobs import UploadMeta, claim_next_upload_job, enqueue_upload, ru
 from ingestion.models import JobMilestone, JobState
 from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size
-from tests.partner_ingest._support import LEGAL_TEXT, store_dir
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import LEGAL_TEXT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,15 +17,7 @@ from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending
 from partner_events.publisher import KafkaPublisher, producer_config
 from tests.harness.fixtures import KafkaTopics
-from tests.partner_ingest._support import (
-    LEGAL_TEXT,
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded, ingest_event, put_object
 
 pytestmark = [pytest.mark.kafka, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from ingestion.models import IngestionJob, JobOrigin, JobState
 from partner_events.worker_jobs import reclaim_orphans
-from tests.partner_ingest._support import doc_uploaded
+from tests.partner_ingest.helpers import doc_uploaded
 
 pytestmark = pytest.mark.django_db
 

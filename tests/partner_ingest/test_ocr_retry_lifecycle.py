@@ -13,15 +13,7 @@ import pytest
 
 from ingestion.errors import TransientError
 from ingestion.pipeline.ocr import factory
-from tests.partner_ingest._support import (
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    scan_pdf,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import doc_uploaded, ingest_event, put_object, scan_pdf
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ from ingestion import jobs
 from ingestion.jobs import UploadMeta, enqueue_upload
 from ingestion.management.commands import ingest_worker
 from ingestion.models import IngestionJob, JobState
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 

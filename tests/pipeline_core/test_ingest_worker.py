@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ingestion.jobs import UploadMeta, enqueue_upload
 from ingestion.models import Document, DocumentStatus, IngestionJob, JobOrigin, JobState
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 

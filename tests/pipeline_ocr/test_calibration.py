@@ -3,7 +3,7 @@ from hypothesis import strategies as st
 
 from ingestion.pipeline.ocr.confidence import line_confidence
 
-from .pages import gibberish_line
+from .helpers import gibberish_line
 
 REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
 

@@ -16,7 +16,7 @@ from ingestion.pipeline.parse import render_page_png
 from ingestion.pipeline.request import CompositeObserver
 from ingestion.pipeline.retry import RetryPolicy
 
-from .pages import LEGAL_LINES, render_lines
+from .helpers import LEGAL_LINES, render_lines
 
 UNREAD = "[Halaman 1: tulisan tidak terbaca oleh OCR]"
 

@@ -14,9 +14,8 @@ from aceh_rag.platform.gateway.errors import GatewayUnavailable
 from tests.gateway_server import (
     FakeGateway,
     Reply,
-    gateway_server_fixture,  # noqa: F401
 )
-from tests.platform._support import client_for
+from tests.platform.helpers import client_for
 
 CTX = CallContext(surface=Surface.INGESTION)
 

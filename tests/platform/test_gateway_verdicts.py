@@ -10,9 +10,8 @@ from ingestion.errors import PermanentError, stage_error
 from tests.gateway_server import (
     FakeGateway,
     Reply,
-    gateway_server_fixture,  # noqa: F401
 )
-from tests.platform._support import client_for
+from tests.platform.helpers import client_for
 
 CTX = CallContext(surface=Surface.INGESTION, job_id="job-3", doc_hash="cd" * 32)
 CORRUPT = {"error": {"code": "BAD_INPUT", "message": "PDF rusak / tidak dapat dibaca"}}

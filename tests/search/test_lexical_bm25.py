@@ -9,7 +9,7 @@ from django.db import connection
 
 from ingestion.search.lexical import reset_term_stats, term_stats
 from ingestion.search.service import SearchMode, SearchQuery, search
-from tests.search.factories import HashEmbedder, add_chunk, make_document
+from tests.search.helpers import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

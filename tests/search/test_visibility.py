@@ -6,7 +6,7 @@ import pytest
 
 from ingestion.models import DocumentStatus
 from ingestion.search.service import SearchQuery, search
-from tests.search.factories import HashEmbedder, add_chunk, make_document
+from tests.search.helpers import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

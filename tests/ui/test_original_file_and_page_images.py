@@ -1,5 +1,4 @@
 """The original file streams from object storage; review page images render from it."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -14,11 +13,7 @@ from PIL import Image
 
 from ingestion import storage as storage_module
 from tests.ui._files import text_pdf
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    make_document,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import make_document
 
 
 @pytest.fixture

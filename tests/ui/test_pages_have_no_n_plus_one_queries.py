@@ -1,5 +1,4 @@
 """List, detail and review pages cost a fixed number of queries however many rows they show."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -13,13 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ingestion.models import DocumentStatus, JobOrigin, JobState, ReviewAction
 from partner_events.models import StageEvent
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    make_chunks,
-    make_document,
-    make_job,
-)
+from tests.ui.helpers import make_chunks, make_document, make_job
 
 MAX_LIST = 14
 MAX_DETAIL = 14

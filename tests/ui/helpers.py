@@ -6,11 +6,9 @@ import hashlib
 import uuid
 from typing import Any
 
-import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
-from ingestion.management.commands.ensure_admin import ADMIN_GROUP, REVIEWER_GROUP
 from ingestion.models import (
     Chunk,
     Document,
@@ -39,26 +37,6 @@ def client_for(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-@pytest.fixture
-def admin_user(db: Any) -> User:
-    return make_user("admin-uji", group=ADMIN_GROUP)
-
-
-@pytest.fixture
-def reviewer_user(db: Any) -> User:
-    return make_user("peninjau-uji", group=REVIEWER_GROUP)
-
-
-@pytest.fixture
-def admin_client(admin_user: User) -> Client:
-    return client_for(admin_user)
-
-
-@pytest.fixture
-def reviewer_client(reviewer_user: User) -> Client:
-    return client_for(reviewer_user)
 
 
 def make_document(**overrides: Any) -> Document:
