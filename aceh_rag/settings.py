@@ -7,9 +7,11 @@ DESIGN.md and relied on by other tools.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from psycopg.conninfo import conninfo_to_dict
 
@@ -22,6 +24,7 @@ from aceh_rag.env import (
     env_opt_str,
     env_str,
 )
+from aceh_rag.platform.audit_spool import SPOOL_MAX_BYTES
 from partner_events.defaults import (
     DEFAULT_COLLECTION_ALIASES,
     DEFAULT_STAGE_TOPICS,
@@ -55,6 +58,23 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# Strict CSP (django-csp): scripts and styles only from our own static files. No inline
+# <script>, no on*= handlers, no style= attributes, no eval (htmx is told so in base.html's
+# htmx-config meta tag). How to add JS under this policy: docs/decisions.md.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # Swagger UI's stylesheet draws its icons as data: SVGs.
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -63,6 +83,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "django_htmx",
+    "csp",
+    "axes",  # login throttling; its AccessAttempt table is the lockout state
     "ninja",  # serves the OpenAPI docs' Swagger assets locally (no CDN)
     "ingestion",
     "partner_events",
@@ -71,6 +93,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "aceh_rag.platform.drain.DrainMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -80,6 +103,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it sees the login view's outcome and turns a lockout into its response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "aceh_rag.urls"
@@ -141,11 +166,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Axes first: it refuses a locked-out username + IP before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
 ADMIN_USERNAME = env_str("ADMIN_USERNAME", "admin")
 ADMIN_PASSWORD = env_opt_str("ADMIN_PASSWORD")
+
+# Login throttling (django-axes): LOGIN_FAILURE_LIMIT failed passwords for one username from
+# one IP lock that pair out for LOGIN_LOCKOUT_MINUTES. API bearer tokens never pass through
+# Django's authenticate(), so they are not throttled here.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Guesses during a lockout do not extend it, so "try again after HH:MM" stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "aceh_rag.login_throttle.lockout_response"
+AXES_VERBOSE = False
 
 LANGUAGE_CODE = "id"
 LANGUAGES = [("id", "Bahasa Indonesia"), ("en", "English")]
@@ -291,6 +333,8 @@ AUDIT_STREAM = env_str("AUDIT_STREAM", "ahu.ai.audit")
 AUDIT_QUEUE_SIZE = env_int("AUDIT_QUEUE_SIZE", 1000, minimum=1)
 AUDIT_RETRY_SECONDS = env_float("AUDIT_RETRY_SECONDS", 5.0, minimum=0.1)
 AUDIT_SPOOL_DIR = Path(env_str("AUDIT_SPOOL_DIR", str(DATA_DIR / "audit-spool")))
+# Disk the spool may use while Redis is away: near it bodies go, past it events are dropped.
+AUDIT_SPOOL_MAX_BYTES = env_int("AUDIT_SPOOL_MAX_BYTES", SPOOL_MAX_BYTES, minimum=1)
 MANAGER_URL = env_opt_str("MANAGER_URL")
 HEARTBEAT_INTERVAL_SECONDS = env_float("HEARTBEAT_INTERVAL_SECONDS", 30.0, minimum=1.0)
 ENGINE_NAME = "aceh-rag"

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models.fields.json import KeyTextTransform
 from pgvector.django import HnswIndex, VectorField
 
+from ingestion.legal.units import UnitKind
 from ingestion.sources import SourceType
 
 
@@ -67,6 +68,9 @@ class Document(models.Model):
 
     title = models.CharField(max_length=500)
     title_labels = models.TextField(blank=True, default="")
+    # The regulation's short citation ("PP 34/2021"), from sourceMetadata, the title or the
+    # document's own heading (ingestion.legal.citation); blank when it is not a regulation.
+    citation = models.CharField(max_length=200, blank=True, default="")
     title_search = models.GeneratedField(
         expression=SearchVector("title", "title_labels", config="indonesian"),
         output_field=SearchVectorField(),
@@ -183,10 +187,62 @@ class Chunk(models.Model):
                 condition=models.Q(indexed=False),
                 name="chunk_parked",
             ),
+            # The dashboard's "last 500 OCR'd chunks": an index-only backward scan.
+            models.Index(
+                fields=["-id"],
+                condition=models.Q(ocr_confidence__isnull=False),
+                include=["ocr_confidence"],
+                name="chunk_ocr_recent",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.document_id}#{self.ordinal}"
+
+
+class LegalUnit(models.Model):
+    """A Pasal, ayat, huruf or angka of a regulation, located inside one chunk's text.
+
+    ``chunk.text[start:end]`` is the unit's text; ``text`` keeps a copy and ``context`` the
+    heading path and the lead-in of its parents, which the lexical index reads with it.
+    PENJELASAN units (``penjelasan=True``) point at the unit they explain (``explains``).
+    Rows are replaced with their chunks on every (re)index; they never change in place.
+    """
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="legal_units")
+    chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, related_name="legal_units")
+    kind = models.CharField(max_length=8, choices=[(k.value, k.value) for k in UnitKind])
+    label = models.CharField(max_length=200)
+    pasal = models.CharField(max_length=16)
+    ayat = models.CharField(max_length=16, blank=True, default="")
+    huruf = models.CharField(max_length=16, blank=True, default="")
+    angka = models.CharField(max_length=16, blank=True, default="")
+    depth = models.PositiveSmallIntegerField(default=0)  # 0 Pasal, 1 ayat or item, …
+    penjelasan = models.BooleanField(default=False)
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    page = models.PositiveIntegerField(default=1)
+    text = models.TextField()
+    context = models.TextField(blank=True, default="")
+    explains = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="explained_by"
+    )
+    search_vector = models.GeneratedField(
+        expression=SearchVector("context", "text", config="indonesian"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    class Meta:
+        ordering = ["chunk", "start", "-end"]
+        indexes = [
+            GinIndex(fields=["search_vector"], name="legal_unit_search_gin"),
+            models.Index(fields=["document", "pasal"], name="legal_unit_document_pasal"),
+            models.Index(fields=["chunk"], name="legal_unit_chunk"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
 
 
 class EmbeddingCache(models.Model):
@@ -269,6 +325,8 @@ class IngestionJob(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["state", "created_at"], name="job_state_created"),
+            # Dashboard charts: finished per hour/day, failure reasons of the last days.
+            models.Index(fields=["finished_at"], name="job_finished_at"),
         ]
 
     def __str__(self) -> str:

@@ -29,9 +29,22 @@ from partner_events.outbox import UNPUBLISHED, replay_job
 log = logging.getLogger(__name__)
 
 
+ALL_ORIGINS = "all"
+
+
+def _origin_filter(request: HttpRequest) -> Q:
+    """Kafka jobs unless asked otherwise; the dashboard links failures of every origin."""
+    origin = request.GET.get("origin", "")
+    if origin == ALL_ORIGINS:
+        return Q()
+    if origin in JobOrigin.values:
+        return Q(origin=origin)
+    return Q(origin=JobOrigin.KAFKA)
+
+
 def _job_queryset(request: HttpRequest) -> QuerySet[IngestionJob]:
     jobs = (
-        IngestionJob.objects.filter(origin=JobOrigin.KAFKA)
+        IngestionJob.objects.filter(_origin_filter(request))
         .select_related("document")
         .defer("payload", "document__metadata", "document__title_labels")
         .annotate(
@@ -45,6 +58,9 @@ def _job_queryset(request: HttpRequest) -> QuerySet[IngestionJob]:
     state = request.GET.get("state", "")
     if state in JobState.values:
         jobs = jobs.filter(state=state)
+    reason = request.GET.get("reason")
+    if reason is not None:
+        jobs = jobs.filter(error=reason)
     text = request.GET.get("q", "").strip()
     if text:
         try:
@@ -62,6 +78,9 @@ def job_list(request: HttpRequest) -> HttpResponse:
         "states": JobState.choices,
         "state": request.GET.get("state", ""),
         "q": request.GET.get("q", ""),
+        "origins": [(ALL_ORIGINS, "Semua asal"), *JobOrigin.choices],
+        "origin": request.GET.get("origin", ""),
+        "reason": request.GET.get("reason"),
         "filters_qs": query_string_without(request, "page"),
     }
     return page(request, "ingestion/job_list.html", context)

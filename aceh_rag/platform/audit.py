@@ -9,6 +9,9 @@ never slow down or fail the work it describes, so:
 - Redis unreachable (or the queue full): the event is spooled to ``AUDIT_SPOOL_DIR``; the
   sender retries every ``retry_interval_s`` and replays the spool oldest first, and a new
   process replays what an old one left behind.
+- The spool is capped at ``AUDIT_SPOOL_MAX_BYTES``: near the cap events lose their bodies
+  but keep their metadata; past it they are dropped, counted in
+  ``aceh_rag_audit_events_dropped_total`` and logged at most once a minute.
 - ``AUDIT_REDIS_URL`` unset: dormant. No thread, no files, no encoding.
 """
 
@@ -36,13 +39,28 @@ import zstandard
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from aceh_rag.platform.audit_spool import Fields, Spool
+from aceh_rag.platform.audit_spool import SPOOL_MAX_BYTES, Fields, Spool, SpoolFull
 from aceh_rag.platform.context import ENGINE, CallContext, current_context
+from aceh_rag.platform.metrics import (
+    AUDIT_BODIES_DROPPED,
+    AUDIT_EVENTS_DROPPED,
+    AUDIT_SPOOL_BYTES,
+)
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 BODY_CAP_BYTES = 10 * 1024 * 1024
+BODY_CAP_REASON = "body_cap"
+# At most one "events dropped" warning per this many seconds, with the count since the last.
+DROP_LOG_INTERVAL_S = 60.0
+
+
+class DropReason(StrEnum):
+    SPOOL_FULL = "spool_full"
+    SPOOL_ERROR = "spool_error"  # the disk refused the write
+    ENCODE_ERROR = "encode_error"
+    EMIT_ERROR = "emit_error"
 
 
 class AuditStatus(StrEnum):
@@ -69,6 +87,7 @@ class AuditConfig:
     retry_interval_s: float = 5.0
     body_cap_bytes: int = BODY_CAP_BYTES
     socket_timeout_s: float = 2.0
+    spool_max_bytes: int = SPOOL_MAX_BYTES
 
     @classmethod
     def from_settings(cls) -> AuditConfig | None:
@@ -85,6 +104,7 @@ class AuditConfig:
             config_version=str(settings.GATEWAY_CONFIG_VERSION),
             queue_size=settings.AUDIT_QUEUE_SIZE,
             retry_interval_s=settings.AUDIT_RETRY_SECONDS,
+            spool_max_bytes=settings.AUDIT_SPOOL_MAX_BYTES,
         )
 
 
@@ -150,6 +170,9 @@ def encode_event(event: AuditEvent, config: AuditConfig) -> Fields:
     }
     fields.update(_body_fields("request_body", event.request_body, config.body_cap_bytes))
     fields.update(_body_fields("response_body", event.response_body, config.body_cap_bytes))
+    truncated = "true" in (fields["request_body_truncated"], fields["response_body_truncated"])
+    # Additive: why a body is missing or cut (the spool sets "spool_cap" when it drops them).
+    fields["truncation_reason"] = BODY_CAP_REASON if truncated else ""
     return fields
 
 
@@ -192,7 +215,7 @@ class Auditor:
 
     def __init__(self, config: AuditConfig) -> None:
         self.config = config
-        self.spool = Spool(config.spool_dir)
+        self.spool = Spool(config.spool_dir, config.spool_max_bytes)
         self._queue: queue.Queue[_Queued] = queue.Queue(maxsize=config.queue_size)
         self._seq = itertools.count()
         self._stop = threading.Event()
@@ -205,20 +228,34 @@ class Auditor:
         # Replay whatever a previous run left behind as soon as the thread starts.
         self._next_replay = 0.0
         self._redis_down = False
+        self._drops_unlogged = 0
+        self._last_drop_log = -DROP_LOG_INTERVAL_S
+        self._drop_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="audit-sender", daemon=True)
         self._thread.start()
 
     # --- producer side (any thread; never blocks, never raises) -------------------------
 
     def emit(self, event: AuditEvent) -> None:
-        item = _Queued(time.time_ns(), next(self._seq), event)
         try:
-            self._queue.put_nowait(item)
-        except queue.Full:
-            log.warning(
-                "audit: sender queue full (%d), spooling %s", self._queue.maxsize, event.event_id
-            )
-            self._spool_item(item)
+            item = _Queued(time.time_ns(), next(self._seq), event)
+            try:
+                self._queue.put_nowait(item)
+            except queue.Full:
+                log.warning(
+                    "audit: sender queue full (%d), spooling %s",
+                    self._queue.maxsize, event.event_id,
+                )  # fmt: skip
+                self._spool_item(item)
+        except Exception:
+            # Auditing must never fail the call it describes.
+            log.exception("audit: could not emit event %s", getattr(event, "event_id", "?"))
+            self._dropped(DropReason.EMIT_ERROR)
+
+    @property
+    def queued(self) -> int:
+        """Events emitted but not yet handled by the sender (neither sent nor spooled)."""
+        return self._queue.unfinished_tasks
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every emitted event is in Redis; False if some are still pending
@@ -226,7 +263,7 @@ class Auditor:
         deadline = time.monotonic() + timeout
         self._next_replay = 0.0
         while time.monotonic() < deadline:
-            if self._queue.unfinished_tasks == 0 and not self.spool.has_pending():
+            if self.queued == 0 and not self.spool.has_pending():
                 return True
             time.sleep(0.02)
         return False
@@ -272,7 +309,7 @@ class Auditor:
             self._xadd(fields)
         except redis.RedisError as exc:
             self._mark_down(exc)
-            self.spool.write(item.emitted_ns, item.seq, fields)
+            self._spool_fields(item, fields)
 
     def _replay(self) -> None:
         started = time.monotonic()
@@ -286,6 +323,7 @@ class Auditor:
                 "audit: replayed %d spooled events in %.0f ms",
                 sent, (time.monotonic() - started) * 1000,
             )  # fmt: skip
+            AUDIT_SPOOL_BYTES.set(self.spool.used_bytes())
         self._redis_down = False
 
     def _xadd(self, fields: Fields) -> None:
@@ -299,19 +337,46 @@ class Auditor:
 
     def _spool_item(self, item: _Queued) -> None:
         fields = self._encode(item)
-        if fields is None:
-            return
+        if fields is not None:
+            self._spool_fields(item, fields)
+
+    def _spool_fields(self, item: _Queued, fields: Fields) -> None:
         try:
-            self.spool.write(item.emitted_ns, item.seq, fields)
+            spooled = self.spool.write(item.emitted_ns, item.seq, fields)
+        except SpoolFull:
+            self._dropped(DropReason.SPOOL_FULL)
+            return
         except OSError:
             log.exception("audit: could not spool event %s", item.event.event_id)
+            self._dropped(DropReason.SPOOL_ERROR)
+            return
+        if spooled.bodies_dropped:
+            AUDIT_BODIES_DROPPED.inc()
+        AUDIT_SPOOL_BYTES.set(self.spool.used_bytes())
 
     def _encode(self, item: _Queued) -> Fields | None:
         try:
             return encode_event(item.event, self.config)
         except Exception:
             log.exception("audit: could not encode event %s", item.event.event_id)
+            self._dropped(DropReason.ENCODE_ERROR)
             return None
+
+    def _dropped(self, reason: DropReason) -> None:
+        """Count a lost event; warn at most once per DROP_LOG_INTERVAL_S with the tally."""
+        AUDIT_EVENTS_DROPPED.labels(reason=reason.value).inc()
+        with self._drop_lock:
+            self._drops_unlogged += 1
+            now = time.monotonic()
+            if now - self._last_drop_log < DROP_LOG_INTERVAL_S:
+                return
+            count, self._drops_unlogged = self._drops_unlogged, 0
+            self._last_drop_log = now
+        log.warning(
+            "audit: dropped %d events (last reason %s); spool %s holds %d of %d bytes",
+            count, reason.value, self.spool.directory, self.spool.used_bytes(),
+            self.config.spool_max_bytes,
+        )  # fmt: skip
 
 
 _auditor_lock = threading.Lock()

@@ -5,6 +5,12 @@ events in the order they were emitted, across restarts and across processes shar
 directory. Files are written to a temporary name and renamed, so a crash never leaves a
 half-written event behind; replay holds an advisory lock so two processes never send the
 same file twice.
+
+The spool is bounded by ``max_bytes`` (``AUDIT_SPOOL_MAX_BYTES``). An audit record is worth
+more than the payload it carries, so the last tenth of the budget holds metadata only:
+an event that would take the spool past 90 % is written without its bodies (their size and
+sha256 stay, ``truncation_reason=spool_cap`` says why), and one whose metadata alone would
+pass 100 % is refused with :class:`SpoolFull`.
 """
 
 from __future__ import annotations
@@ -14,28 +20,116 @@ import fcntl
 import json
 import logging
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+
+import zstandard
 
 log = logging.getLogger(__name__)
 
 Fields = dict[str, str | bytes]
 _SUFFIX = ".json"
+_LOCK_NAME = ".replay.lock"
+BODY_FIELDS = ("request_body", "response_body")
+SPOOL_MAX_BYTES = 512 * 1024 * 1024  # AUDIT_SPOOL_MAX_BYTES' default
+# Above this share of max_bytes, events are spooled without their bodies.
+BODY_SHARE = 0.9
+# Other processes may share the directory: the running total is re-counted this often.
+RESCAN_SECONDS = 10.0
+SPOOL_CAP_REASON = "spool_cap"
+_EMPTY_ZSTD = zstandard.ZstdCompressor(level=3).compress(b"")
+
+
+class SpoolFull(Exception):
+    """Even the event's metadata would take the spool past ``max_bytes``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spooled:
+    path: Path
+    size: int
+    bodies_dropped: bool
+
+
+def without_bodies(fields: Fields) -> Fields:
+    """The event with empty bodies; sizes and sha256 of the originals are kept."""
+    stripped = dict(fields)
+    for name in BODY_FIELDS:
+        if name in stripped and stripped.get(f"{name}_bytes", "0") != "0":
+            stripped[name] = _EMPTY_ZSTD
+            stripped[f"{name}_truncated"] = "true"
+    stripped["truncation_reason"] = SPOOL_CAP_REASON
+    return stripped
 
 
 class Spool:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, max_bytes: int | None = None) -> None:
         self.directory = Path(directory)
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._used: int | None = None
+        self._counted_at = 0.0
 
-    def write(self, emitted_ns: int, seq: int, fields: Fields) -> Path:
+    def used_bytes(self) -> int:
+        """Bytes the spool holds on disk (files of every process sharing the directory)."""
+        with self._lock:
+            return self._used_locked()
+
+    def write(self, emitted_ns: int, seq: int, fields: Fields) -> Spooled:
+        """Spool one event, without its bodies near the cap; :class:`SpoolFull` past it."""
+        raw = _dump(fields)
+        bodies_dropped = False
+        with self._lock:
+            used = self._used_locked()
+            if self.max_bytes is not None and used + len(raw) > self.max_bytes * BODY_SHARE:
+                raw = _dump(without_bodies(fields))
+                bodies_dropped = True
+                if used + len(raw) > self.max_bytes:
+                    raise SpoolFull(f"{used} of {self.max_bytes} bytes used")
+            self._used = used + len(raw)
         self.directory.mkdir(parents=True, exist_ok=True)
         name = f"{emitted_ns:020d}-{os.getpid():07d}-{seq:010d}{_SUFFIX}"
         path = self.directory / name
         tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(_dump(fields))
-        os.replace(tmp, path)
-        return path
+        try:
+            tmp.write_bytes(raw)
+            os.replace(tmp, path)
+        except OSError:
+            self._forget(len(raw))
+            tmp.unlink(missing_ok=True)
+            raise
+        return Spooled(path, len(raw), bodies_dropped)
+
+    def _used_locked(self) -> int:
+        now = time.monotonic()
+        if self._used is None or now - self._counted_at >= RESCAN_SECONDS:
+            self._used = self._count()
+            self._counted_at = now
+        return self._used
+
+    def _count(self) -> int:
+        total = 0
+        try:
+            entries = list(os.scandir(self.directory))
+        except FileNotFoundError:
+            return 0
+        for entry in entries:
+            if entry.name == _LOCK_NAME:
+                continue
+            try:
+                total += entry.stat().st_size
+            except FileNotFoundError:
+                continue  # replayed meanwhile
+        return total
+
+    def _forget(self, size: int) -> None:
+        with self._lock:
+            if self._used is not None:
+                self._used = max(self._used - size, 0)
 
     def pending(self) -> list[Path]:
         if not self.directory.is_dir():
@@ -56,7 +150,8 @@ class Spool:
                 return 0  # another process is replaying this directory right now
             for path in self.pending():
                 try:
-                    fields = _load(path.read_bytes())
+                    raw = path.read_bytes()
+                    fields = _load(raw)
                 except FileNotFoundError:
                     continue
                 except ValueError:
@@ -65,13 +160,14 @@ class Spool:
                     continue
                 send(fields)
                 path.unlink(missing_ok=True)
+                self._forget(len(raw))
                 sent += 1
         return sent
 
     @contextmanager
     def _locked(self) -> Iterator[bool]:
         self.directory.mkdir(parents=True, exist_ok=True)
-        with open(self.directory / ".replay.lock", "a+b") as handle:
+        with open(self.directory / _LOCK_NAME, "a+b") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

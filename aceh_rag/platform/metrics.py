@@ -24,6 +24,19 @@ GATEWAY_REQUESTS = Counter(
     "Calls to the AHU model gateway, by operation and HTTP status class",
     ["operation", "status"],
 )
+AUDIT_EVENTS_DROPPED = Counter(
+    "aceh_rag_audit_events_dropped",
+    "Audit events lost: the spool was at AUDIT_SPOOL_MAX_BYTES, or one could not be encoded",
+    ["reason"],
+)
+AUDIT_BODIES_DROPPED = Counter(
+    "aceh_rag_audit_bodies_dropped",
+    "Audit events spooled without their bodies because the spool was near its cap",
+)
+AUDIT_SPOOL_BYTES = Gauge(
+    "aceh_rag_audit_spool_bytes",
+    "Bytes of audit events waiting on local disk for the Redis stream (this process's view)",
+)
 OUTBOX_BACKLOG = Gauge(
     "aceh_rag_outbox_backlog",
     "Stage events written to the outbox but not yet published (worker view)",

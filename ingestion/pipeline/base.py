@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from ingestion.legal.units import UnitSpan
+
 
 class BlockKind(StrEnum):
     HEADING = "heading"
@@ -74,6 +76,7 @@ class ChunkDraft:
     page_to: int
     token_count: int
     ocr_confidence: float | None = None
+    units: list[UnitSpan] = field(default_factory=list)  # legal units, outer before inner
 
     @property
     def heading_path_text(self) -> str:

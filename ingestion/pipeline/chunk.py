@@ -19,6 +19,7 @@ import re
 import time
 from collections.abc import Iterable
 
+from ingestion.legal.units import AddressTracker, PlacedAtom, unit_spans
 from ingestion.pipeline.base import Block, BlockKind, ChunkDraft
 from ingestion.pipeline.legal import Atom, Section, Unit, legal_sections
 
@@ -99,7 +100,8 @@ def _sentence_units(unit: Unit, max_words: int) -> list[Unit]:
             words = sentence.split()
             for start in range(0, len(words), max_words):
                 text = " ".join(words[start : start + max_words])
-                pieces.append(Atom(text, atom.page, atom.confidence, joiner))
+                item = atom.item if not pieces or pieces[-1].address != atom.address else None
+                pieces.append(Atom(text, atom.page, atom.confidence, joiner, item, atom.address))
                 joiner = " "
     return [Unit(unit.label, [piece]) for piece in pieces]
 
@@ -118,16 +120,53 @@ def split_unit(unit: Unit, max_words: int) -> list[Unit]:
 
 
 def _render(atoms: Iterable[Atom]) -> str:
+    return _render_placed(atoms)[0]
+
+
+def _render_placed(atoms: Iterable[Atom]) -> tuple[str, list[PlacedAtom]]:
+    """The chunk text and where each atom sits in it (for legal unit spans)."""
     out: list[str] = []
+    placed: list[PlacedAtom] = []
+    size = 0
     for atom in atoms:
         if out:
             out.append(atom.joiner)
-        out.append(atom.text)
-    return "".join(out).strip()
+            size += len(atom.joiner)
+        text = atom.text
+        lead = len(text) - len(text.lstrip())
+        stripped = text.strip()
+        if stripped:
+            placed.append(
+                PlacedAtom(size + lead, size + lead + len(stripped), atom.page, atom.address)
+            )
+        out.append(text)
+        size += len(text)
+    joined = "".join(out)
+    shift = len(joined) - len(joined.lstrip())
+    if shift:
+        placed = [PlacedAtom(p.start - shift, p.end - shift, p.page, p.address) for p in placed]
+    return joined.strip(), placed
 
 
-def _draft(path: list[str], atoms: list[Atom], text: str | None = None) -> ChunkDraft:
-    text = text if text is not None else _render(atoms)
+def annotate_addresses(section: Section) -> None:
+    """Give every atom of a Pasal its ayat/huruf/angka address (see ingestion.legal.units)."""
+    if section.kind != "pasal":
+        return
+    for unit in section.units:
+        tracker = AddressTracker(unit.label)
+        for atom in unit.atoms:
+            atom.address = tracker.address(atom.item)
+
+
+def _draft(
+    path: list[str],
+    atoms: list[Atom],
+    text: str | None = None,
+    legal_path: list[str] | None = None,
+) -> ChunkDraft:
+    placed: list[PlacedAtom] = []
+    if text is None:
+        text, placed = _render_placed(atoms)
     confidences = [a.confidence for a in atoms if a.confidence is not None]
     return ChunkDraft(
         ordinal=0,
@@ -137,6 +176,7 @@ def _draft(path: list[str], atoms: list[Atom], text: str | None = None) -> Chunk
         page_to=max(a.page for a in atoms),
         token_count=estimate_tokens(text),
         ocr_confidence=min(confidences) if confidences else None,
+        units=unit_spans(legal_path, placed) if legal_path else [],
     )
 
 
@@ -165,6 +205,7 @@ def pack_section(section: Section, budget_tokens: int, overlap_tokens: int) -> l
     if overlap_tokens <= 0:
         overlap_words = 0
     max_words = _max_words(budget_tokens) - overlap_words
+    annotate_addresses(section)
     units = [small for unit in section.units if unit.atoms for small in split_unit(unit, max_words)]
     groups: list[list[Unit]] = []
     size = 0
@@ -187,7 +228,8 @@ def pack_section(section: Section, budget_tokens: int, overlap_tokens: int) -> l
         label = group[0].label if split else None
         path = [*section.path, label] if label else list(section.path)
         lead = _tail(previous, overlap_words) if index else []
-        drafts.append(_draft(path, lead + atoms))
+        legal_path = section.path if section.kind == "pasal" and not lead else None
+        drafts.append(_draft(path, lead + atoms, legal_path=legal_path))
         previous = atoms
     return drafts
 

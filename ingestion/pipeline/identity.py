@@ -29,6 +29,7 @@ from typing import Any
 from django.db import transaction
 
 from ingestion.labels import build_title_labels
+from ingestion.legal.citation import document_citation
 from ingestion.models import COMPLETED_STATUSES, Document, DocumentStatus
 from ingestion.pipeline.locks import held_elsewhere
 from ingestion.pipeline.request import IngestRequest
@@ -118,7 +119,8 @@ def apply_unchanged(document: Document, request: IngestRequest) -> Document:
         if request.title_from_partner and request.title:
             doc.title = request.title[:500]
         doc.title_labels = build_title_labels(doc.title, source)
-        doc.save(update_fields=["metadata", "title", "title_labels", "updated_at"])
+        doc.citation = document_citation(doc.title, source) or doc.citation
+        doc.save(update_fields=["metadata", "title", "title_labels", "citation", "updated_at"])
     log.info("identity: %s unchanged; metadata merged into %s", request.source_key, doc.pk)
     return doc
 
@@ -140,6 +142,7 @@ def new_document(request: IngestRequest, fetched: FetchedFile) -> Document:
         uploaded_by=provenance.uploaded_by or "",
         title=request.title[:500],
         title_labels=build_title_labels(request.title, source),
+        citation=document_citation(request.title, source),
         file_name=request.parser_file_name[:300],
         mime_type=request.mime_type[:150],
         format=request.format,
@@ -167,6 +170,7 @@ def corrected_fields(
         },
         "title": title[:500],
         "title_labels": build_title_labels(title, source),
+        "citation": document_citation(title, source),
         "file_name": request.parser_file_name[:300],
         "mime_type": request.mime_type[:150],
         "format": request.format,

@@ -19,6 +19,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from ingestion.legal.citation import document_citation
+from ingestion.legal.store import write_units
 from ingestion.models import Chunk, Document, DocumentStatus, ReviewState
 from ingestion.pipeline.base import ChunkDraft
 
@@ -86,6 +88,8 @@ def write_document(
         doc = Document.objects.select_for_update().get(pk=document.pk)
         for name, value in (fields or {}).items():
             setattr(doc, name, value)
+        if not doc.citation and any(d.units for d in drafts):
+            doc.citation = document_citation(doc.title, doc.source, drafts[0].text)
         doc.status = summary.status
         doc.ocr_confidence = summary.ocr_confidence
         doc.page_count = page_count
@@ -93,19 +97,21 @@ def write_document(
         doc.indexed_at = timezone.now()
         doc.save()
         Chunk.objects.filter(document=doc).delete()
-        Chunk.objects.bulk_create(
+        chunks = Chunk.objects.bulk_create(
             [
                 _chunk_row(doc, d, list(v), model_id, is_parked(d, threshold))
                 for d, v in zip(drafts, vectors, strict=True)
             ],
             batch_size=500,
         )
+        units = write_units(doc, chunks, [d.units for d in drafts])
     log.info(
-        "index: %s → %s, %s chunks (%s searchable) in %.3fs",
+        "index: %s → %s, %s chunks (%s searchable), %s legal units in %.3fs",
         doc.pk,
         summary.status,
         summary.chunk_count,
         summary.indexed_count,
+        units,
         time.monotonic() - started,
     )
     return summary

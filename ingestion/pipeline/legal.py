@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ingestion.legal.units import Address
 from ingestion.pipeline.base import Block, BlockKind
 
 MARKER_RE = re.compile(
@@ -66,6 +67,7 @@ class Atom:
     confidence: float | None
     joiner: str = "\n"
     item: str | None = None  # "huruf a" / "angka 3" when this atom starts a list item
+    address: Address = ()  # its ayat/huruf/angka inside a Pasal (ingestion.legal.units)
 
 
 @dataclass(slots=True)

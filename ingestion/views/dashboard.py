@@ -12,7 +12,9 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from ingestion.charts.dashboard import dashboard_charts
 from ingestion.models import Document, DocumentStatus, IngestionJob, JobState
+from ingestion.permissions import is_admin
 from ingestion.views.common import is_htmx, page
 
 RECENT_FAILURES = 8
@@ -110,6 +112,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "finished_24h": stats.finished,
         "median_24h": format_duration(stats.median_seconds),
         "failures": recent_failures(),
+        "charts": dashboard_charts(can_admin=is_admin(request.user)),
     }
     template = (
         "ingestion/partials/dashboard_stats.html"

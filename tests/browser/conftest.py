@@ -1,4 +1,9 @@
-"""Fixtures of the browser tests."""
+"""A live server, an ingestion worker subprocess on the same test database, and Chromium.
+
+Every ``page`` watches for Content-Security-Policy violations (the page's
+``securitypolicyviolation`` events and Chromium's console reports) and fails its test at
+teardown if any page it visited reported one; ``csp_violations`` is the list it checks.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +18,21 @@ from typing import Any
 import pytest
 
 from ingestion import storage as storage_module
-from tests.browser.helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    REPO,
-    Worker,
-)
+from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, REPO, CspViolation, Worker
 from tests.harness.database import current_database_url
+
+# Runs in every document before its own scripts (Playwright injects it over CDP, so the
+# page's CSP does not apply to it) and reports each violation back to Python.
+_CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__reportCspViolation({
+    page_url: document.location.href,
+    directive: e.effectiveDirective || e.violatedDirective,
+    blocked: e.blockedURI || "",
+    sample: e.sample || "",
+  });
+});
+"""
 
 
 @pytest.fixture
@@ -95,9 +108,31 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
+def csp_violations() -> list[CspViolation]:
+    """What ``page`` saw; a test that provokes a violation on purpose empties it."""
+    return []
+
+
+def _watch_csp(context: Any, tab: Any, violations: list[CspViolation]) -> None:
+    def report(_source: Any, data: dict[str, str]) -> None:
+        violations.append(CspViolation(**data))
+
+    def on_console(message: Any) -> None:
+        text = message.text
+        if "Content Security Policy" in text and not any(v.sample == text for v in violations):
+            violations.append(CspViolation(tab.url, "console", "", text))
+
+    context.expose_binding("__reportCspViolation", report)
+    context.add_init_script(_CSP_LISTENER)
+    tab.on("console", on_console)
+
+
+@pytest.fixture
+def page(browser: Any, csp_violations: list[CspViolation]) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="id-ID")
     tab = context.new_page()
     tab.set_default_timeout(30_000)
+    _watch_csp(context, tab, csp_violations)
     yield tab
     context.close()
+    assert csp_violations == [], "pelanggaran Content-Security-Policy di halaman yang dikunjungi"

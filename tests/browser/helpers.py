@@ -1,4 +1,4 @@
-"""A live server, an ingestion worker subprocess on the same test database, and Chromium."""
+"""Helpers for the browser tests (the fixtures live in ``conftest.py``)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,16 @@ class Worker:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:]
+
+
+@dataclass
+class CspViolation:
+    """One violation, as the page's ``securitypolicyviolation`` event or console saw it."""
+
+    page_url: str
+    directive: str
+    blocked: str
+    sample: str = ""
 
 
 def screenshot(page: Any, name: str) -> None:

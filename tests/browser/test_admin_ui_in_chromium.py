@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP, REVIEWER_GROUP
 from ingestion.models import Document, DocumentStatus
 from tests.browser.helpers import WAIT_MS, Worker, log_in, screenshot
-from tests.ui._files import text_pdf
+from tests.ui.helpers import text_pdf
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,6 +6,7 @@ import hashlib
 import uuid
 from typing import Any
 
+import pymupdf
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
@@ -103,3 +104,14 @@ class FixedEmbedder:
     def embed_passages(self, texts: list[str]) -> list[list[float]]:
         self.calls.append(list(texts))
         return [[(len(t) % 7 + 1) / 10.0] * self.dim for t in texts]
+
+
+def text_pdf(text: str, *, pages: int = 1) -> bytes:
+    """A small real PDF with a text layer, one line per page."""
+    document = pymupdf.open()
+    for number in range(pages):
+        page = document.new_page()
+        page.insert_text((72, 90), f"{text} — halaman {number + 1}", fontsize=12)
+    data = document.tobytes()
+    document.close()
+    return bytes(data)

@@ -44,7 +44,7 @@ def test_the_row_partial_stops_polling_once_settled(admin_client: Client) -> Non
     live = admin_client.get(f"/documents/?row={document.pk}", HTTP_HX_REQUEST="true")
     body = live.content.decode()
     assert body.lstrip().startswith("<tr") and 'hx-trigger="every 2s"' in body
-    assert 'aria-valuenow="60"' in body and "Pemotongan teks" in body
+    assert '<progress class="progress" max="100" value="60"' in body and "Pemotongan teks" in body
     document.status = DocumentStatus.FAILED
     document.failure_reason = "PDF rusak / tidak dapat dibaca"
     document.save()

@@ -12,8 +12,7 @@ from django.test import Client
 from PIL import Image
 
 from ingestion import storage as storage_module
-from tests.ui._files import text_pdf
-from tests.ui.helpers import make_document
+from tests.ui.helpers import make_document, text_pdf
 
 
 @pytest.fixture

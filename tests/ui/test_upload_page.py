@@ -12,7 +12,7 @@ from django.test import Client
 
 from ingestion import storage as storage_module
 from ingestion.models import IngestionJob, JobState
-from tests.ui._files import text_pdf
+from tests.ui.helpers import text_pdf
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """Every job gets its own timeline of milestones (``JobMilestone``), filled from the logged
-stage events; the stage-event outbox then leaves this app (see 0005)."""
+stage events; the stage-event outbox then leaves this app (see 0007)."""
 
 from typing import Any
 
@@ -38,7 +38,7 @@ def backfill(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ingestion", "0003_unique_source_identity")]
+    dependencies = [("ingestion", "0005_legal_units")]
 
     operations = [
         migrations.CreateModel(

@@ -1,0 +1,73 @@
+"""Writing a document's legal units next to its chunks, and linking PENJELASAN to the body.
+
+Called by the index stage inside the transaction that replaces the chunks, so units and
+chunks always belong to the same edition of the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ingestion.legal.units import UnitSpan, unit_context
+from ingestion.models import Chunk, Document, LegalUnit
+
+
+def unit_rows(
+    document: Document, chunk: Chunk, heading: str, spans: Sequence[UnitSpan]
+) -> list[LegalUnit]:
+    return [
+        LegalUnit(
+            document=document,
+            chunk=chunk,
+            kind=span.kind.value,
+            label=span.label[:200],
+            pasal=span.pasal,
+            ayat=span.ayat or "",
+            huruf=span.huruf or "",
+            angka=span.angka or "",
+            depth=len(span.order),
+            penjelasan=span.penjelasan,
+            start=span.start,
+            end=span.end,
+            page=span.page,
+            text=chunk.text[span.start : span.end],
+            context="\n".join(p for p in (heading, unit_context(chunk.text, spans, span)) if p),
+        )
+        for span in spans
+    ]
+
+
+def write_units(
+    document: Document, chunks: Sequence[Chunk], spans: Sequence[Sequence[UnitSpan]]
+) -> int:
+    """Create the units of freshly created chunks and link PENJELASAN units; returns count."""
+    rows = [
+        row
+        for chunk, chunk_spans in zip(chunks, spans, strict=True)
+        for row in unit_rows(document, chunk, chunk.heading_path, chunk_spans)
+    ]
+    if not rows:
+        return 0
+    LegalUnit.objects.bulk_create(rows, batch_size=1000)
+    link_penjelasan(rows)
+    return len(rows)
+
+
+def _address(unit: LegalUnit) -> tuple[str, str, str, str, str]:
+    return (unit.kind, unit.pasal, unit.ayat, unit.huruf, unit.angka)
+
+
+def link_penjelasan(units: Sequence[LegalUnit]) -> None:
+    """Each PENJELASAN unit explains the body unit with the same address (first one wins)."""
+    body: dict[tuple[str, str, str, str, str], LegalUnit] = {}
+    for unit in units:
+        if not unit.penjelasan:
+            body.setdefault(_address(unit), unit)
+    linked = []
+    for unit in units:
+        target = body.get(_address(unit)) if unit.penjelasan else None
+        if target is not None:
+            unit.explains = target
+            linked.append(unit)
+    if linked:
+        LegalUnit.objects.bulk_update(linked, ["explains"], batch_size=1000)
