@@ -257,6 +257,9 @@ KAFKA_SESSION_TIMEOUT_MS = env_int("KAFKA_SESSION_TIMEOUT_MS", 45_000, minimum=1
 # left by a dead worker; another worker takes it over.
 KAFKA_ORPHAN_GRACE_SECONDS = env_float("KAFKA_ORPHAN_GRACE_SECONDS", 60.0, minimum=1.0)
 KAFKA_DEFERRED_RETRY_SECONDS = env_float("KAFKA_DEFERRED_RETRY_SECONDS", 5.0, minimum=0.1)
+# An assigned partition with lag that made no progress while the worker sat idle this
+# long is logged as an error, counted (aceh_rag_kafka_partition_stalled_total) and resumed.
+KAFKA_PARTITION_STALL_SECONDS = env_float("KAFKA_PARTITION_STALL_SECONDS", 60.0, minimum=1.0)
 KAFKA_PUBLISH_TIMEOUT_SECONDS = env_float("KAFKA_PUBLISH_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 # A `processing` job whose heartbeat is older than this is a crash leftover and runs again.
 JOB_STALE_SECONDS = env_float("JOB_STALE_SECONDS", 900.0, minimum=1.0)

@@ -19,7 +19,7 @@ import math
 import re
 import statistics
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -321,10 +321,19 @@ _TERMINAL_STATES = {
 }
 
 
-def record_milestone(job: IngestionJob, milestone: str, *, error: str | None = None) -> None:
-    """Append ``milestone`` to the job's timeline; joins the caller's transaction."""
+def record_milestone(
+    job: IngestionJob, milestone: str, *, error: str | None = None, at: datetime | None = None
+) -> None:
+    """Append ``milestone`` to the job's timeline (``at``: when it happened, default now);
+    joins the caller's transaction."""
     last = JobMilestone.objects.filter(job_id=job.pk).aggregate(m=Max("seq"))["m"] or 0
-    JobMilestone.objects.create(job_id=job.pk, seq=last + 1, milestone=milestone, error=error or "")
+    JobMilestone.objects.create(
+        job_id=job.pk,
+        seq=last + 1,
+        milestone=milestone,
+        error=error or "",
+        created_at=at or timezone.now(),
+    )
 
 
 class JobProgressObserver(PipelineObserver):
@@ -346,6 +355,9 @@ class JobProgressObserver(PipelineObserver):
     def status(self, text: str) -> None:
         self._update(status_text=text[:300])
 
+    def gpu_wait(self, milliseconds: int) -> None:
+        self._update(gpu_queue_ms=milliseconds)
+
     def milestone(
         self,
         key: str,
@@ -353,6 +365,7 @@ class JobProgressObserver(PipelineObserver):
         document_id: UUID | None,
         meta: dict[str, Any] | None,
         error: str | None = None,
+        at: datetime | None = None,
     ) -> None:
         fields: dict[str, Any] = {}
         if document_id is not None and self.job.document_id != document_id:
@@ -368,7 +381,7 @@ class JobProgressObserver(PipelineObserver):
                 finished_at=timezone.now(),
             )
         with transaction.atomic():
-            record_milestone(self.job, key, error=error)
+            record_milestone(self.job, key, error=error, at=at)
             if fields:
                 self._update(**fields)
 

@@ -14,6 +14,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models.fields.json import KeyTextTransform
+from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from ingestion.legal.units import UnitKind
@@ -46,6 +47,8 @@ COMPLETED_STATUSES = (
     DocumentStatus.NEEDS_REVIEW,
     DocumentStatus.ARCHIVED,
 )
+# Never found by search, never the edition a relation or a newer edition counts on.
+HIDDEN_STATUSES = (DocumentStatus.ARCHIVED, DocumentStatus.FAILED)
 
 
 class Document(models.Model):
@@ -92,6 +95,13 @@ class Document(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     indexed_at = models.DateTimeField(null=True, blank=True)
+    # The regulation this document is (ingestion.legal.relations): a match key such as
+    # "uu|13|2003" and the normalised region, for linking relations found elsewhere.
+    regulation_key = models.CharField(max_length=120, blank=True, default="", db_index=True)
+    regulation_region = models.CharField(max_length=100, blank=True, default="")
+    # True / False / None (unknown: not a regulation). Shared by every edition of a source
+    # key; recomputed by ingestion.legal.inforce whenever a relation or status_berlaku moves.
+    in_force = models.BooleanField(null=True, blank=True)
 
     class Meta:
         db_table = "documents"
@@ -320,6 +330,9 @@ class IngestionJob(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Time the OCR spent waiting in the gateway's GPU queue (not processing); None when
+    # the gateway was not used. The stage timeline draws it apart from OCR processing.
+    gpu_queue_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -344,7 +357,9 @@ class JobMilestone(models.Model):
     seq = models.PositiveIntegerField()
     milestone = models.CharField(max_length=32)  # a pipeline.request.Milestone value
     error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    # When the milestone happened: a held milestone is reported after the document is
+    # written but keeps the moment its stage ended.
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["job", "seq"]
@@ -391,3 +406,66 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class RelationKind(models.TextChoices):
+    AMENDS = "amends", "Mengubah"
+    REPEALS = "repeals", "Mencabut"
+
+
+class RelationPart(models.TextChoices):
+    """Where in the source regulation the relation was read."""
+
+    TITLE = "title", "Judul"
+    MENETAPKAN = "menetapkan", "Menetapkan"
+    BODY = "body", "Pasal perubahan"
+    PENUTUP = "penutup", "Ketentuan Penutup"
+
+
+class RegulationRelation(models.Model):
+    """An amendment or repeal that a regulation states about another one, in its own text.
+
+    Rows have no states: the set of a source document is replaced whenever it is
+    (re)extracted, and ``target_document`` is set when the target regulation is in the
+    corpus (on arrival of either side) or cleared when that target disappears.
+    ``target_key``/``target_region`` are the match key (see ``Document.regulation_key``);
+    ``evidence`` is the sentence read, ``evidence_start``/``evidence_end`` the target's
+    mention inside it.
+    """
+
+    source_document = models.ForeignKey(
+        Document, on_delete=models.CASCADE, related_name="relations_out"
+    )
+    kind = models.CharField(max_length=16, choices=RelationKind.choices)
+    target_citation = models.CharField(max_length=200)
+    target_jenis = models.CharField(max_length=100, blank=True, default="")
+    target_nomor = models.CharField(max_length=40, blank=True, default="")
+    target_tahun = models.CharField(max_length=4, blank=True, default="")
+    target_region = models.CharField(max_length=100, blank=True, default="")
+    target_title = models.TextField(blank=True, default="")
+    target_key = models.CharField(max_length=120, db_index=True)
+    target_document = models.ForeignKey(
+        Document,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="relations_in",
+    )
+    part = models.CharField(max_length=16, choices=RelationPart.choices)
+    evidence = models.TextField(blank=True, default="")
+    evidence_start = models.PositiveIntegerField(default=0)
+    evidence_end = models.PositiveIntegerField(default=0)
+    page = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["source_document", "kind", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["source_document", "kind", "target_key", "target_region"],
+                name="relation_unique_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_document_id} {self.kind} {self.target_citation}"

@@ -16,7 +16,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -55,6 +55,7 @@ class ReviewOutcome:
     document_status: str
     pending_left: int
     became_indexed: bool
+    approved: int = 0  # chunks approved by this call (bulk approval)
 
 
 def _default_embedder() -> PassageEmbedder:
@@ -150,15 +151,27 @@ def reject_chunk(chunk_id: int, *, user: Any, seen: str | None = None) -> Review
         return _settle(chunk.document_id)
 
 
-def approve_all(
-    document_id: UUID, *, user: Any, embedder: PassageEmbedder | None = None
-) -> ReviewOutcome:
-    """Approve every pending chunk of a document with its current (saved) text."""
-    pending = list(
-        Chunk.objects.filter(
-            document_id=document_id, indexed=False, review_state=ReviewState.PENDING
-        ).values_list("pk", "text", "heading_path")
+def pending_above(document_id: UUID, above: float | None = None) -> Any:
+    """The document's pending chunks, only those with OCR confidence over ``above`` if set."""
+    chunks = Chunk.objects.filter(
+        document_id=document_id, indexed=False, review_state=ReviewState.PENDING
     )
+    return chunks if above is None else chunks.filter(ocr_confidence__gt=above)
+
+
+def approve_all(
+    document_id: UUID,
+    *,
+    user: Any,
+    embedder: PassageEmbedder | None = None,
+    above: float | None = None,
+) -> ReviewOutcome:
+    """Approve every pending chunk of a document with its current (saved) text.
+
+    With ``above``, only chunks whose OCR confidence is over it ("Setujui semua di atas X");
+    each approval is its own ``ReviewAction`` either way.
+    """
+    pending = list(pending_above(document_id, above).values_list("pk", "text", "heading_path"))
     vectors = _embed([(heading, text) for _, text, heading in pending], embedder)
     with transaction.atomic():
         locked = {
@@ -185,7 +198,7 @@ def approve_all(
             ],
             batch_size=500,
         )
-        return _settle(document_id)
+        return replace(_settle(document_id), approved=len(approved))
 
 
 def _embed(

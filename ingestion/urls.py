@@ -17,6 +17,7 @@ urlpatterns = [
     path("review/", views.review_queue, name="review_queue"),
     path("review/<uuid:pk>/", views.review_document, name="review_document"),
     path("review/<uuid:pk>/approve-all", views.approve_all, name="review_approve_all"),
+    path("review/<uuid:pk>/approve-above", views.approve_above, name="review_approve_above"),
     path("review/chunks/<int:chunk_id>/save", views.chunk_save, name="review_chunk_save"),
     path("review/chunks/<int:chunk_id>/approve", views.chunk_approve, name="review_chunk_approve"),
     path("review/chunks/<int:chunk_id>/reject", views.chunk_reject, name="review_chunk_reject"),

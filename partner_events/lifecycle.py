@@ -16,6 +16,7 @@ either entry point needs only this one observer::
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -76,6 +77,7 @@ class StageEventObserver(JobProgressObserver):
         document_id: UUID | None,
         meta: dict[str, Any] | None,
         error: str | None,
+        at: datetime | None = None,
     ) -> NewEvent:
         routing, status = routing_for(milestone)
         payload = build_event(
@@ -86,6 +88,7 @@ class StageEventObserver(JobProgressObserver):
             error=error,
             meta=meta,
             status_override=status,
+            ts=at,
         )
         return NewEvent(routing.value, payload)
 
@@ -96,12 +99,13 @@ class StageEventObserver(JobProgressObserver):
         document_id: UUID | None,
         meta: dict[str, Any] | None,
         error: str | None = None,
+        at: datetime | None = None,
     ) -> None:
         milestone = Milestone(key)
         if self.terminal is not None:
             log.error("job %s: milestone %s after terminal %s", self.job.pk, key, self.terminal)
             return
-        event = self.event(milestone, document_id=document_id, meta=meta, error=error)
+        event = self.event(milestone, document_id=document_id, meta=meta, error=error, at=at)
         status = initial_status(self.publisher)
         if milestone in HELD:
             self.held.append(event)

@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from ingestion.charts.timeline import timeline_chart
 from ingestion.jobs import requeue_job
 from ingestion.models import IngestionJob, JobOrigin, JobState
 from ingestion.permissions import admin_required
@@ -97,9 +98,9 @@ def _find_job(job_id: UUID) -> IngestionJob:
     return job
 
 
-def _event_rows(job: IngestionJob) -> list[dict[str, Any]]:
+def _event_rows(events: list[StageEvent]) -> list[dict[str, Any]]:
     rows = []
-    for event in StageEvent.objects.filter(job=job).order_by("seq"):
+    for event in events:
         payload = event.payload if isinstance(event.payload, dict) else {}
         rows.append(
             {
@@ -116,10 +117,12 @@ def _event_rows(job: IngestionJob) -> list[dict[str, Any]]:
 @admin_required
 def job_detail(request: HttpRequest, job_id: UUID) -> HttpResponse:
     job = _find_job(job_id)
-    events = _event_rows(job)
+    stage_events = list(StageEvent.objects.filter(job=job).order_by("seq"))
+    events = _event_rows(stage_events)
     context = {
         "nav": "jobs",
         "job": job,
+        "timeline": timeline_chart(job, job.milestones.order_by("seq")),
         "live": job_status(job),
         "events": events,
         "unpublished": sum(1 for e in events if e["event"].publish_status in UNPUBLISHED),

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 from partner_events.handler import ConsumerOutcome, HandleOutcome, handle_record
 from partner_events.outbox import drain_pending
@@ -49,9 +49,9 @@ from partner_events.worker_metrics import (
     ORPHANS_RECLAIMED,
     RECORD_SECONDS,
     RECORDS,
-    clear_lag,
 )
 from partner_events.worker_offsets import OffsetTracker, TopicPartitionKey
+from partner_events.worker_stall import StallWatch
 
 log = logging.getLogger("partner_events.worker")
 
@@ -162,6 +162,8 @@ class KafkaWorker:
         self.consumer = Consumer({**consumer_config(config), "on_commit": self._on_commit_logged})
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="kafka-ingest")
         self.tracker = OffsetTracker()
+        self.watch = StallWatch(config.stall_s)
+        self.idle_since: float | None = None  # no record running or waiting since then
         self.assigned: set[TopicPartitionKey] = set()
         self.waiting: deque[Any] = deque()  # fetched while busy; handled before new polls
         self.task: Task | None = None
@@ -177,6 +179,12 @@ class KafkaWorker:
     # --- the loop ------------------------------------------------------------------------
 
     def run(self) -> int:
+        self.subscribe()
+        while not self.stop.requested.is_set():
+            self._tick()
+        return self._shutdown()
+
+    def subscribe(self) -> None:
         self.consumer.subscribe(
             [self.config.input_topic],
             on_assign=_logged(self._on_assign),
@@ -184,9 +192,6 @@ class KafkaWorker:
             on_lost=_logged(self._on_lost),
         )
         log.info("kafka worker: consuming %s as %s", self.config.input_topic, self.config.group)
-        while not self.stop.requested.is_set():
-            self._tick()
-        return self._shutdown()
 
     def _tick(self) -> None:
         task = self.task
@@ -201,10 +206,19 @@ class KafkaWorker:
         now = time.monotonic()
         if self.task is None and now >= self.retry_at and not self.stop.requested.is_set():
             self._start_next(now)
+        self._note_idle(now)
         if now >= self.next_lag:
             self.next_lag = now + self.config.lag_every_s
             self._update_lag()
+            self._resume_stalled(now)
         self._commit_due()
+
+    def _note_idle(self, now: float) -> None:
+        # Chores do not count: they run every few seconds, idle or not.
+        if self.waiting or (self.task is not None and self.task.message is not None):
+            self.idle_since = None
+        elif self.idle_since is None:
+            self.idle_since = now
 
     def _start_next(self, now: float) -> None:
         """A waiting record, or the chores when due.
@@ -226,6 +240,7 @@ class KafkaWorker:
         if error is not None:
             log.warning("kafka worker: consumer error: %s", error)
             return
+        self.watch.progressed(_tp(message), time.monotonic())
         if self.task is not None or self.waiting or time.monotonic() < self.retry_at:
             self.waiting.append(message)
             if len(self.waiting) >= WAITING_LIMIT:
@@ -274,6 +289,7 @@ class KafkaWorker:
             return
         self.failures = 0
         self.handled += 1
+        self.watch.progressed(tp, time.monotonic())
         RECORDS.labels(outcome=outcome.outcome.value).inc()
         RECORD_SECONDS.observe(elapsed)
         deferred = outcome.outcome is ConsumerOutcome.DEFERRED
@@ -332,13 +348,23 @@ class KafkaWorker:
         self.paused = False
 
     def _on_assign(self, consumer: Any, partitions: list[Any]) -> None:
+        """Cooperative: ``partitions`` are only the new ones; the rest keep their state.
+
+        librdkafka remembers a pause across a revoke or loss and a later re-assignment,
+        so every new partition is set, explicitly, to the worker's current pause state.
+        """
         consumer.incremental_assign(partitions)
         keys = {_key(p) for p in partitions}
         self.assigned |= keys
+        self.watch.assigned(keys, time.monotonic())
+        if not partitions:
+            return
         if self.paused or self.stop.requested.is_set():
             consumer.pause(partitions)
             self.paused = True
-        log.info("kafka worker: assigned %s", sorted(keys))
+        else:
+            consumer.resume(partitions)
+        log.info("kafka worker: assigned %s%s", sorted(keys), " (paused)" if self.paused else "")
 
     def _on_revoke(self, consumer: Any, partitions: list[Any]) -> None:
         keys = {_key(p) for p in partitions}
@@ -346,20 +372,27 @@ class KafkaWorker:
         if task is not None and task.message is not None and _tp(task.message) in keys:
             self._wait_for_task(self.config.revoke_wait_s, "rebalance")
         self._commit_due(keys, sync=True)
-        self._forget(keys)
+        self._forget(consumer, partitions)
         log.info("kafka worker: revoked %s", sorted(keys))
 
     def _on_lost(self, consumer: Any, partitions: list[Any]) -> None:
-        keys = {_key(p) for p in partitions}
-        self._forget(keys)
-        log.warning("kafka worker: lost %s without commit", sorted(keys))
+        self._forget(consumer, partitions)
+        log.warning("kafka worker: lost %s without commit", sorted(_key(p) for p in partitions))
 
-    def _forget(self, keys: set[TopicPartitionKey]) -> None:
+    def _forget(self, consumer: Any, partitions: list[Any]) -> None:
+        """A partition leaves resumed: a pause must not outlive this assignment."""
+        from confluent_kafka import KafkaException
+
+        keys = {_key(p) for p in partitions}
+        if partitions:
+            try:
+                consumer.resume(partitions)
+            except KafkaException as exc:  # _on_assign sets the state again anyway
+                log.warning("kafka worker: resume of leaving %s failed: %s", sorted(keys), exc)
         self.tracker.drop(keys)
         self.assigned -= keys
         self.waiting = deque(m for m in self.waiting if _tp(m) not in keys)
-        for topic, partition in keys:
-            clear_lag(topic, partition)
+        self.watch.forget(keys)
 
     def _wait_for_task(self, limit_s: float, why: str) -> bool:
         """Keep the group alive while the task finishes; False when ``limit_s`` ran out."""
@@ -426,19 +459,41 @@ class KafkaWorker:
         partitions = self._partitions(self.assigned)
         if not partitions:
             return
+        now = time.monotonic()
         try:
             positions = self.consumer.position(partitions)
-            for position in positions:
-                _low, high = self.consumer.get_watermark_offsets(position, timeout=1.0)
-                tracked = self.tracker.partitions.get(_key(position))
-                at = tracked.position() if tracked is not None else None
-                current = at if at is not None else position.offset
-                if current is not None and current >= 0:
-                    CONSUMER_LAG.labels(position.topic, str(position.partition)).set(
-                        max(0, high - current)
-                    )
+            known = [(p, self._current(p)) for p in positions]
+            unknown = [p for p, current in known if current is None]
+            # Never fetched (e.g. paused since its assignment): the group's commit says
+            # where it starts, or the low watermark without one (auto.offset.reset=earliest).
+            starts = self.consumer.committed(unknown, timeout=1.0) if unknown else []
+            for partition, current in known:
+                if current is not None:
+                    self._sample(partition, current, now)
+            for start in starts:
+                self._sample(start, start.offset if start.offset >= 0 else None, now)
         except KafkaException as exc:
             log.debug("kafka worker: lag not measured: %s", exc)
+
+    def _sample(self, partition: Any, current: int | None, now: float) -> None:
+        low, high = self.consumer.get_watermark_offsets(partition, timeout=1.0)
+        lag = max(0, high - (low if current is None else current))
+        CONSUMER_LAG.labels(partition.topic, str(partition.partition)).set(lag)
+        self.watch.sampled(_key(partition), lag, now)
+
+    def _current(self, position: Any) -> int | None:
+        """The next offset this worker will handle on the partition, when known."""
+        tracked = self.tracker.partitions.get(_key(position))
+        at = tracked.position() if tracked is not None else None
+        current = at if at is not None else position.offset
+        return current if current is not None and current >= 0 else None
+
+    def _resume_stalled(self, now: float) -> None:
+        if self.idle_since is None or self.stop.requested.is_set():
+            return
+        stalled = self.watch.stalled(now, idle_for=now - self.idle_since)
+        if stalled:
+            self.consumer.resume(self._partitions(set(stalled)))
 
     # --- shutdown ------------------------------------------------------------------------
 
@@ -457,6 +512,7 @@ class KafkaWorker:
         self._commit_due(sync=True)
         self.publisher.close()
         self.consumer.close()
+        self.executor.submit(connections.close_all)  # the thread's own database session
         self.executor.shutdown(wait=True)
         log.info("kafka worker: stopped cleanly after %s records", self.handled)
         return EXIT_OK

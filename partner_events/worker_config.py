@@ -46,6 +46,7 @@ class WorkerConfig:
     lag_every_s: float = 10.0
     admin_timeout_s: float = 10.0
     session_timeout_ms: int = 45_000
+    stall_s: float = 60.0  # lag, no progress, worker idle this long: a stalled partition
 
     @classmethod
     def from_settings(cls, **overrides: Any) -> WorkerConfig:
@@ -65,6 +66,7 @@ class WorkerConfig:
             deferred_retry_s=float(settings.KAFKA_DEFERRED_RETRY_SECONDS),
             orphan_grace_s=float(settings.KAFKA_ORPHAN_GRACE_SECONDS),
             session_timeout_ms=int(settings.KAFKA_SESSION_TIMEOUT_MS),
+            stall_s=float(settings.KAFKA_PARTITION_STALL_SECONDS),
         )
         return replace(config, **{k: v for k, v in overrides.items() if v is not None})
 

@@ -37,6 +37,17 @@ HELD_OFFSETS = Gauge(
     "aceh_rag_kafka_held_offsets",
     "Deferred records whose offset is not committed until their job is resolved",
 )
+PARTITION_SINCE_PROGRESS = Gauge(
+    "aceh_rag_kafka_partition_seconds_since_progress",
+    "Seconds since a record of this assigned partition was last fetched or finished",
+    ["topic", "partition"],
+)
+PARTITION_STALLS = Counter(
+    "aceh_rag_kafka_partition_stalled",
+    "Assigned partitions found with lag but no progress while the worker was idle "
+    "(KAFKA_PARTITION_STALL_SECONDS), logged as an error and resumed",
+    ["topic", "partition"],
+)
 COMMITS = Counter("aceh_rag_kafka_commits", "Offset commits sent, by result", ["result"])
 
 
@@ -50,8 +61,10 @@ def serve(port: int | None) -> int | None:
     return actual
 
 
-def clear_lag(topic: str, partition: int) -> None:
-    try:
-        CONSUMER_LAG.remove(topic, str(partition))
-    except KeyError:
-        pass
+def clear_partition(topic: str, partition: int) -> None:
+    """Drop the per-partition gauges of a partition this worker no longer owns."""
+    for gauge in (CONSUMER_LAG, PARTITION_SINCE_PROGRESS):
+        try:
+            gauge.remove(topic, str(partition))
+        except KeyError:
+            pass

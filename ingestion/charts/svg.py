@@ -80,13 +80,15 @@ class Chart:
     x_ticks: list[Tick] = field(default_factory=list)
     y_ticks: list[Tick] = field(default_factory=list)
     legend: list[Series] = field(default_factory=list)
+    row_labels: list[Tick] = field(default_factory=list)  # horizontal bar charts
+    left: int = LEFT
     table_head: list[str] = field(default_factory=list)
     table_rows: list[list[str]] = field(default_factory=list)
     empty: bool = False
 
     @property
     def plot_left(self) -> int:
-        return LEFT
+        return self.left
 
     @property
     def plot_right(self) -> int:
@@ -109,9 +111,18 @@ class Chart:
                 f'text-anchor="end" dominant-baseline="middle">{escape(tick.label)}</text>'
             )
         for tick in self.x_ticks:
+            if self.row_labels:
+                out.append(
+                    f'<line x1="{tick.pos}" x2="{tick.pos}" y1="{TOP}" y2="{self.plot_bottom}"/>'
+                )
             out.append(
                 f'<text class="tick" x="{tick.pos}" y="{self.plot_bottom + 16}" '
                 f'text-anchor="middle">{escape(tick.label)}</text>'
+            )
+        for tick in self.row_labels:
+            out.append(
+                f'<text class="tl-label" x="4" y="{tick.pos}" '
+                f'dominant-baseline="middle">{escape(tick.label)}</text>'
             )
         out.append('</g><g class="data">')
         for r in self.rects:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -116,6 +117,8 @@ class PipelineObserver:
     ``milestone`` carries the contract's milestones (see the runner for their order).
     ``progress`` is live, for people watching a job (stage name, percent, heartbeat).
     ``status`` is a human line for waits that are not a stage (the GPU queue).
+    ``at`` is when a held milestone really happened (the runner reports some only once the
+    document is written); ``gpu_wait`` is the OCR time spent in the gateway's GPU queue.
     """
 
     def milestone(
@@ -125,6 +128,7 @@ class PipelineObserver:
         document_id: UUID | None,
         meta: dict[str, Any] | None,
         error: str | None = None,
+        at: datetime | None = None,
     ) -> None:
         return None
 
@@ -132,6 +136,9 @@ class PipelineObserver:
         return None
 
     def status(self, text: str) -> None:
+        return None
+
+    def gpu_wait(self, milliseconds: int) -> None:
         return None
 
 
@@ -158,14 +165,20 @@ class CompositeObserver(PipelineObserver):
         document_id: UUID | None,
         meta: dict[str, Any] | None,
         error: str | None = None,
+        at: datetime | None = None,
     ) -> None:
-        self._each("milestone", key, document_id=document_id, meta=meta, error=error)
+        # ``at`` only when known, so observers written before it existed keep working.
+        extra = {"at": at} if at is not None else {}
+        self._each("milestone", key, document_id=document_id, meta=meta, error=error, **extra)
 
     def progress(self, stage: str, percent: int) -> None:
         self._each("progress", stage, percent)
 
     def status(self, text: str) -> None:
         self._each("status", text)
+
+    def gpu_wait(self, milliseconds: int) -> None:
+        self._each("gpu_wait", milliseconds)
 
 
 def as_composite(observer: Any) -> CompositeObserver:

@@ -15,6 +15,7 @@ import logging
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 from uuid import UUID
@@ -63,7 +64,8 @@ T = TypeVar("T")
 INTERNAL_ERROR = "Kesalahan internal saat memproses dokumen"
 NO_TEXT = "Tidak ada teks yang dapat diindeks dalam dokumen"
 
-Pending = list[tuple[Milestone, dict[str, Any] | None]]
+# Held milestones with the moment each stage really ended (their events carry it as ``ts``).
+Pending = list[tuple[Milestone, dict[str, Any] | None, datetime]]
 
 
 def _timed(stage: str, action: Callable[[], T]) -> T:
@@ -182,6 +184,7 @@ def _after_fetch(
         doc = decision.document
         if decision.same_source:
             doc = identity.apply_unchanged(doc, request)
+            _refresh_relations(doc)  # a merged status_berlaku or nomor may change the graph
         obs.milestone(Milestone.SKIPPED, document_id=doc.pk, meta={"chunkCount": 0})
         return IngestResult(outcome=Outcome.SKIPPED, document_id=doc.pk, checksum=fetched.sha256)
     assert document is not None
@@ -230,6 +233,16 @@ def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
     )
 
 
+def _refresh_relations(document: Document) -> None:
+    from ingestion.relations.graph import refresh_document
+
+    try:
+        with transaction.atomic():
+            refresh_document(document)
+    except Exception:
+        log.exception("relations of %s not refreshed; relink_regulations repairs them", document.pk)
+
+
 def _process(
     request: IngestRequest,
     obs: CompositeObserver,
@@ -241,19 +254,18 @@ def _process(
     pending: Pending = []
     parsed = _timed("parse", lambda: _parse(request, fetched))
     obs.progress("parsed", 25)
-    pending.append((Milestone.PARSED, None))
+    pending.append((Milestone.PARSED, None, datetime.now(UTC)))
     blocks = parsed.blocks
     if parsed.ocr_pages:
         blocks, ocr = _timed("ocr", lambda: _with_ocr(parsed, fetched, obs, policy))
         confidence = ocr.min_confidence
-        pending.append(
-            (Milestone.OCR, None if confidence is None else {"ocrConfidence": confidence})
-        )
+        ocr_meta = None if confidence is None else {"ocrConfidence": confidence}
+        pending.append((Milestone.OCR, ocr_meta, datetime.now(UTC)))
     drafts = _timed("chunk", lambda: _chunk(blocks))
     if not drafts:
         raise PermanentError(NO_TEXT, code="no_text")
     obs.progress("chunked", 65)
-    pending.append((Milestone.CHUNKED, {"chunkCount": len(drafts)}))
+    pending.append((Milestone.CHUNKED, {"chunkCount": len(drafts)}, datetime.now(UTC)))
     embedder = get_embedder()
     texts = [passage_text(d.heading_path_text, d.text) for d in drafts]
     vectors = _timed(
@@ -261,22 +273,27 @@ def _process(
         lambda: with_retries(lambda: embed_passages_cached(texts, embedder), policy, what="embed"),
     )
     threshold = float(settings.OCR_REVIEW_THRESHOLD)
-    pending.append((Milestone.EMBEDDED, {"chunkCount": summarize(drafts, threshold).indexed_count}))
+    embedded = {"chunkCount": summarize(drafts, threshold).indexed_count}
+    pending.append((Milestone.EMBEDDED, embedded, datetime.now(UTC)))
     obs.progress("embedded", 85)
-    summary = _timed(
-        "index",
-        lambda: write_document(
-            document,
-            drafts,
-            vectors,
-            model_id=embedder.model_id,
-            threshold=threshold,
-            page_count=parsed.page_count,
-            fields=fields,
-        ),
-    )
-    for key, held_meta in pending:
-        obs.milestone(key, document_id=document.pk, meta=held_meta)
+    # The relations commit with the chunks they were read from (crash-safe), but their
+    # failure must not undo the index: they run in a savepoint.
+    with transaction.atomic():
+        summary = _timed(
+            "index",
+            lambda: write_document(
+                document,
+                drafts,
+                vectors,
+                model_id=embedder.model_id,
+                threshold=threshold,
+                page_count=parsed.page_count,
+                fields=fields,
+            ),
+        )
+        _timed("relations", lambda: _refresh_relations(document))
+    for key, held_meta, at in pending:
+        obs.milestone(key, document_id=document.pk, meta=held_meta, at=at)
     terminal = (
         Milestone.NEEDS_REVIEW
         if summary.status == DocumentStatus.NEEDS_REVIEW

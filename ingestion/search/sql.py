@@ -22,18 +22,18 @@ from typing import Any
 
 from django.db import connection
 
+from ingestion.models import HIDDEN_STATUSES
 from ingestion.search.query import Editions, SearchQuery
 
-HIDDEN_STATUSES = ("archived", "failed")
+_HIDDEN = ", ".join(f"'{status.value}'" for status in HIDDEN_STATUSES)
+_VISIBLE = f"d.status NOT IN ({_HIDDEN})"
 
-_VISIBLE = "d.status NOT IN ('archived', 'failed')"
-
-_LATEST = """
+_LATEST = f"""
     NOT EXISTS (
         SELECT 1 FROM documents n
         WHERE n."sourceType" = d."sourceType"
           AND (n.metadata ->> 'source_key') = (d.metadata ->> 'source_key')
-          AND n.status NOT IN ('archived', 'failed')
+          AND n.status NOT IN ({_HIDDEN})
           AND (n.created_at, n.id) > (d.created_at, d.id)
           AND EXISTS (
               SELECT 1 FROM ingestion_chunk x WHERE x.document_id = n.id AND x.indexed

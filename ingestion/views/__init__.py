@@ -9,6 +9,7 @@ from ingestion.views.documents import (
     document_reprocess,
 )
 from ingestion.views.review import (
+    approve_above,
     approve_all,
     chunk_approve,
     chunk_reject,
@@ -21,6 +22,7 @@ from ingestion.views.search import search_page
 from ingestion.views.upload import upload, upload_job_status
 
 __all__ = [
+    "approve_above",
     "approve_all",
     "chunk_approve",
     "chunk_reject",

@@ -28,6 +28,7 @@ from ingestion.models import (
     ReviewAction,
 )
 from ingestion.permissions import admin_required
+from ingestion.relations.graph import refresh_document
 from ingestion.views.common import (
     is_htmx,
     page,
@@ -262,6 +263,8 @@ def document_archive(request: HttpRequest, pk: UUID) -> HttpResponse:
         else:
             document.status = DocumentStatus.ARCHIVED
             document.save(update_fields=["status", "updated_at"])
+            # An archived regulation repeals nothing any more and is no link target.
+            refresh_document(document)
             messages.success(request, "Dokumen diarsipkan dan tidak lagi muncul di pencarian.")
     return redirect("document_detail", pk=pk)
 

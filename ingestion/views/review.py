@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from ingestion import review as review_service
+from ingestion.charts.svg import fmt_decimal
 from ingestion.forms import ChunkTextForm
 from ingestion.models import Chunk, Document, DocumentStatus, ReviewState
 from ingestion.permissions import reviewer_required
@@ -79,12 +80,14 @@ def review_document(request: HttpRequest, pk: UUID) -> HttpResponse:
     for chunk in chunks.object_list:
         _mark_seen(chunk)
     counts = _counts(document)
+    threshold = float(settings.OCR_REVIEW_THRESHOLD)
     context = {
         "nav": "review",
         "doc": document,
         "page_obj": chunks,
         "counts": counts,
-        "threshold": settings.OCR_REVIEW_THRESHOLD,
+        "threshold": threshold,
+        "suggested_above": max(0.0, round(threshold - 0.1, 2)),
     }
     return page(request, "ingestion/review_document.html", context)
 
@@ -198,6 +201,53 @@ def approve_all(request: HttpRequest, pk: UUID) -> HttpResponse:
         messages.info(request, "Potongan yang tersisa sudah disetujui.")
         target = reverse("review_document", args=[document.pk])
     return _redirect(request, target)
+
+
+def parse_confidence(raw: str | None) -> float | None:
+    """A confidence typed as 0.8 or 0,8 (Indonesian decimal comma), within 0..1."""
+    try:
+        value = float((raw or "").strip().replace(",", "."))
+    except ValueError:
+        return None
+    return value if 0.0 <= value <= 1.0 else None
+
+
+BAD_CONFIDENCE = "Isi keyakinan minimum antara 0 dan 1, misalnya 0,8."
+
+
+@reviewer_required
+def approve_above(request: HttpRequest, pk: UUID) -> HttpResponse:
+    """GET: how many pending chunks are above X (the confirmation); POST: approve them."""
+    document = get_object_or_404(Document.objects.only("id", "title", "status"), pk=pk)
+    source = request.POST if request.method == "POST" else request.GET
+    above = parse_confidence(source.get("above"))
+    if request.method != "POST":
+        count = review_service.pending_above(document.pk, above).count() if above is not None else 0
+        template = (
+            "ingestion/partials/review_approve_above_confirm.html"
+            if is_htmx(request)
+            else "ingestion/review_approve_above.html"
+        )
+        context = {"doc": document, "above": above, "count": count, "error": BAD_CONFIDENCE}
+        return page(request, template, {"nav": "review", **context})
+    back = reverse("review_document", args=[document.pk])
+    if above is None:
+        messages.error(request, BAD_CONFIDENCE)
+        return _redirect(request, back)
+    try:
+        outcome = review_service.approve_all(document.pk, user=request.user, above=above)
+    except review_service.ReviewError as exc:
+        messages.error(request, str(exc))
+        return _redirect(request, back)
+    log.info("%s approved %s chunks above %s of %s", request.user, outcome.approved, above, pk)
+    messages.success(
+        request,
+        f"{outcome.approved} potongan dengan keyakinan OCR di atas {fmt_decimal(above)} disetujui.",
+    )
+    if outcome.became_indexed:
+        messages.success(request, "Semua potongan disetujui. Dokumen kini terindeks.")
+        return _redirect(request, reverse("document_detail", args=[document.pk]))
+    return _redirect(request, back)
 
 
 def _redirect(request: HttpRequest, target: str) -> HttpResponse:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -38,6 +39,7 @@ class RecordingObserver(PipelineObserver):
         document_id: UUID | None,
         meta: dict[str, Any] | None,
         error: str | None = None,
+        at: datetime | None = None,
     ) -> None:
         self.events.append((str(key), document_id, meta, error))
 

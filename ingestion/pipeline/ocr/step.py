@@ -65,11 +65,16 @@ def run_ocr(
     engine = factory.get_ocr_engine()
     outcome = OcrOutcome(engine=engine.name)
     low, high = progress
+    queue_ms: dict[int, int] = {}  # per page: its GPU-queue wait so far (cumulative)
+    reading = [0]  # the page being read, for on_queue
 
     def on_queue(state: Any) -> None:
         text = getattr(state, "text", None)
         if text:
             observer.status(str(text))
+        waited = getattr(state, "waited_ms", None)
+        if isinstance(waited, int):
+            queue_ms[reading[0]] = max(queue_ms.get(reading[0], 0), waited)
 
     def attempt() -> OcrOutcome:
         outcome.attempts += 1
@@ -77,6 +82,7 @@ def run_ocr(
         for index, number in enumerate(pages):
             if number in outcome.blocks_by_page:
                 continue  # read in an earlier attempt
+            reading[0] = number
             png = render(path, number, dpi, max_pixels=max_pixels)
             image = PageImage(page=number, image=png, dpi=dpi)
             ocr_page = engine.recognize(image, on_queue=on_queue)
@@ -86,7 +92,11 @@ def run_ocr(
         return outcome
 
     started = time.monotonic()
-    with_retries(attempt, policy, what=f"ocr {path.name}", sleep=sleep)
+    try:
+        with_retries(attempt, policy, what=f"ocr {path.name}", sleep=sleep)
+    finally:
+        if queue_ms:
+            observer.gpu_wait(sum(queue_ms.values()))
     log.info(
         "ocr: %s pages via %s in %.2fs (%s attempts)",
         len(pages),

@@ -1,9 +1,12 @@
 """Every job gets its own timeline of milestones (``JobMilestone``), filled from the logged
-stage events; the stage-event outbox then leaves this app (see 0007)."""
+stage events; the stage-event outbox then leaves this app (see 0009)."""
 
 from typing import Any
 
+from datetime import datetime
+
 import django.db.models.deletion
+import django.utils.timezone
 from django.db import migrations, models
 
 
@@ -17,28 +20,27 @@ def backfill(apps: Any, schema_editor: Any) -> None:
         if key == "indexed" and payload.get("status") == "needs_review":
             key = "needs_review"
         error = payload.get("error")
+        try:  # the moment the stage ended, which held events carry as ``ts``
+            at = datetime.fromisoformat(str(payload["ts"]).replace("Z", "+00:00"))
+        except (KeyError, ValueError):
+            at = event.created_at
         rows.append(
             JobMilestone(
                 job_id=event.job_id,
                 seq=event.seq,
                 milestone=key,
                 error=str(error) if error else "",
-                created_at=event.created_at,
+                created_at=at,
             )
         )
         if len(rows) >= 2000:
             JobMilestone.objects.bulk_create(rows)
             rows = []
     JobMilestone.objects.bulk_create(rows)
-    # auto_now_add overwrote created_at; put the events' own times back.
-    schema_editor.execute(
-        "UPDATE ingestion_jobmilestone m SET created_at = e.created_at "
-        "FROM ingestion_stageevent e WHERE e.job_id = m.job_id AND e.seq = m.seq"
-    )
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ingestion", "0005_legal_units")]
+    dependencies = [("ingestion", "0007_job_gpu_queue_ms")]
 
     operations = [
         migrations.CreateModel(
@@ -53,7 +55,7 @@ class Migration(migrations.Migration):
                 ("seq", models.PositiveIntegerField()),
                 ("milestone", models.CharField(max_length=32)),
                 ("error", models.TextField(blank=True, default="")),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
                 (
                     "job",
                     models.ForeignKey(

@@ -1,0 +1,245 @@
+"""Store a regulation's relations, link them, and recompute in-force status.
+
+:func:`refresh_document` is the one entry point (the pipeline after indexing, a metadata
+merge, an archive, ``relink_regulations``). It re-reads the document's stored chunks,
+replaces the relations of that edition, sets the document's regulation key, re-links
+every relation that targets this regulation (so a target that arrives after its repealer
+is linked then), and recomputes ``in_force`` for every regulation touched.
+
+Graph updates take one transaction-level advisory lock: two workers indexing related
+regulations at once would otherwise each recompute a status from a snapshot that misses
+the other's relations.
+
+Editions of one source key are one regulation: relations count from its current edition
+(the newest visible one with searchable text, as search's ``editions=latest``), links
+point at the target's current edition, and ``in_force`` is the same on every edition.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import zlib
+from collections.abc import Iterable
+
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from ingestion.legal.citation import RegulationRef, document_ref, parse_regulation
+from ingestion.legal.in_force import decide, partner_in_force
+from ingestion.legal.relations import (
+    FoundRelation,
+    SectionText,
+    extract_relations,
+    match_key,
+    printed_title,
+    region_key,
+)
+from ingestion.models import (
+    HIDDEN_STATUSES,
+    Chunk,
+    Document,
+    RegulationRelation,
+    RelationKind,
+)
+
+log = logging.getLogger(__name__)
+
+RegulationId = tuple[str, str]  # (source_type, source_key)
+_GRAPH_LOCK = zlib.crc32(b"aceh-rag:regulation-graph")
+
+
+def regulation_id(document: Document) -> RegulationId:
+    return (document.source_type, document.source_key)
+
+
+def editions(rid: RegulationId) -> QuerySet[Document]:
+    source_type, source_key = rid
+    return Document.objects.filter(source_type=source_type, metadata__source_key=source_key)
+
+
+def current_edition(rid: RegulationId) -> Document | None:
+    """The newest visible edition with searchable text, else the newest visible one."""
+    visible = editions(rid).exclude(status__in=HIDDEN_STATUSES).order_by("-created_at", "-id")
+    searchable = Chunk.objects.filter(document=OuterRef("pk"), indexed=True)
+    return visible.filter(Exists(searchable)).first() or visible.first()
+
+
+def is_current(document: Document) -> bool:
+    current = current_edition(regulation_id(document))
+    return current is not None and current.pk == document.pk
+
+
+# --- reading the stored text -----------------------------------------------------------
+
+
+def sections_of(document: Document) -> list[SectionText]:
+    rows = document.chunks.order_by("ordinal").values_list("heading_path", "text", "page_from")
+    return [SectionText(path, text, page) for path, text, page in rows]
+
+
+def own_ref(document: Document, sections: list[SectionText]) -> RegulationRef | None:
+    """The document's regulation: sourceMetadata first, then the printed title, then the
+    stored title (often a file name)."""
+    printed = printed_title(sections)
+    ref = document_ref(printed, document.source) if printed else None
+    if ref is None or not (ref.nomor and ref.tahun):
+        ref = document_ref(document.title, document.source) or ref
+    if ref is not None and printed and not (ref.nomor and ref.tahun):
+        ref = parse_regulation(printed) or ref
+    return ref
+
+
+def _identified(ref: RegulationRef | None) -> bool:
+    return ref is not None and bool(ref.jenis and ref.nomor and ref.tahun)
+
+
+def _has_articles(sections: Iterable[SectionText]) -> bool:
+    return any("Pasal " in section.path for section in sections)
+
+
+# --- the entry point -------------------------------------------------------------------
+
+
+def refresh_document(document: Document) -> list[RegulationRelation]:
+    """Re-extract one document's relations and relink everything they touch."""
+    started = time.monotonic()
+    with transaction.atomic():
+        _lock_graph()
+        doc = Document.objects.select_for_update().get(pk=document.pk)
+        rid = regulation_id(doc)
+        touched = _targets_of_regulation(rid) | {rid}
+        rows = _store(doc)
+        touched |= _relink_arrivals(doc)
+        touched |= _targets_of_regulation(rid)
+        for other in touched:
+            recompute_in_force(other)
+    log.info(
+        "relations: %s → %s relations, %s regulations recomputed in %.3fs",
+        doc.pk,
+        len(rows),
+        len(touched),
+        time.monotonic() - started,
+    )
+    return rows
+
+
+def _lock_graph() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_GRAPH_LOCK])
+
+
+def _store(doc: Document) -> list[RegulationRelation]:
+    sections = sections_of(doc)
+    own = own_ref(doc, sections)
+    regulation = _identified(own) or _has_articles(sections)
+    found = extract_relations(doc.title, sections, own) if regulation else []
+    doc.regulation_key = match_key(own) if own is not None and _identified(own) else ""
+    doc.regulation_region = region_key(own) if doc.regulation_key and own else ""
+    doc.save(update_fields=["regulation_key", "regulation_region", "updated_at"])
+    doc.relations_out.all().delete()
+    rows = RegulationRelation.objects.bulk_create([_row(doc, f) for f in found])
+    for row in rows:
+        row.target_document = resolve_target(row)
+    RegulationRelation.objects.bulk_update(rows, ["target_document"])
+    return rows
+
+
+def _row(doc: Document, found: FoundRelation) -> RegulationRelation:
+    target = found.target
+    return RegulationRelation(
+        source_document=doc,
+        kind=found.kind,
+        target_citation=found.citation[:200],
+        target_jenis=(target.jenis or "")[:100],
+        target_nomor=(target.nomor or "")[:40],
+        target_tahun=(target.tahun or "")[:4],
+        target_region=(target.region or "")[:100],
+        target_title=found.title or "",
+        target_key=match_key(target),
+        part=found.part,
+        evidence=found.evidence,
+        evidence_start=found.span[0],
+        evidence_end=found.span[1],
+        page=found.page,
+    )
+
+
+# --- links -----------------------------------------------------------------------------
+
+
+def resolve_target(relation: RegulationRelation) -> Document | None:
+    """The current edition of the regulation the relation names, when it is here.
+
+    Matched on jenis, nomor, tahun, and region when both sides know it. Two regions
+    that could both be meant (a target without region) are ambiguous: no link.
+    """
+    source = relation.source_document
+    candidates = (
+        Document.objects.filter(regulation_key=relation.target_key)
+        .exclude(status__in=HIDDEN_STATUSES)
+        .exclude(source_type=source.source_type, metadata__source_key=source.source_key)
+    )
+    region = relation.target_region.casefold()
+    if region:
+        candidates = candidates.filter(Q(regulation_region=region) | Q(regulation_region=""))
+    found = list(candidates.order_by("-created_at", "-id"))
+    regions = {d.regulation_region for d in found if d.regulation_region}
+    if not region and len(regions) > 1:
+        return None
+    exact = [d for d in found if d.regulation_region == region] or found
+    return current_edition(regulation_id(exact[0])) if exact else None
+
+
+def _relink_arrivals(doc: Document) -> set[RegulationId]:
+    """Relations elsewhere that name this regulation, or point at one of its editions."""
+    rid = regulation_id(doc)
+    named = Q(target_document__in=editions(rid))
+    if doc.regulation_key:
+        named |= Q(target_key=doc.regulation_key)
+    touched: set[RegulationId] = set()
+    for relation in RegulationRelation.objects.filter(named).select_related(
+        "source_document", "target_document"
+    ):
+        before = relation.target_document
+        after = resolve_target(relation)
+        if (before.pk if before else None) != (after.pk if after else None):
+            relation.target_document = after
+            relation.save(update_fields=["target_document"])
+        touched |= {regulation_id(d) for d in (before, after) if d is not None}
+    return touched
+
+
+def _targets_of_regulation(rid: RegulationId) -> set[RegulationId]:
+    targets = RegulationRelation.objects.filter(
+        source_document__in=editions(rid), target_document__isnull=False
+    ).values_list("target_document__source_type", "target_document__metadata__source_key")
+    return {(str(t), str(k)) for t, k in targets}
+
+
+# --- in force --------------------------------------------------------------------------
+
+
+def repealed_by(rid: RegulationId) -> list[RegulationRelation]:
+    """The repeals, stated by the current edition of a regulation here, that name ``rid``."""
+    relations = RegulationRelation.objects.filter(
+        kind=RelationKind.REPEALS, target_document__in=editions(rid)
+    ).select_related("source_document")
+    return [r for r in relations if is_current(r.source_document)]
+
+
+def recompute_in_force(rid: RegulationId) -> bool | None:
+    current = current_edition(rid)
+    if current is None:
+        return None
+    is_regulation = (
+        bool(current.regulation_key)
+        or current.chunks.filter(heading_path__contains="Pasal ").exists()
+    )
+    value, _source = decide(
+        partner_in_force(current.source.get("status_berlaku")),
+        repealed=bool(repealed_by(rid)),
+        is_regulation=is_regulation,
+    )
+    editions(rid).update(in_force=value)
+    return value
