@@ -33,7 +33,7 @@ from tests.kafka_worker._support import (
     start_worker,
     worker_env,
 )
-from tests.partner_ingest._support import doc_uploaded
+from tests.partner_ingest.helpers import doc_uploaded
 
 __all__ = ["start_worker"]
 
