@@ -14,8 +14,7 @@ from ingestion.models import Document, DocumentStatus, SourceType
 from ingestion.pipeline.chunk import chunk_document
 from ingestion.pipeline.index import write_document
 from ingestion.pipeline.parse import ParseLimits, parse
-
-CORPUS = Path("/work/shared/corpus")
+from tests.corpus import CORPUS
 
 IndexRegulation = Callable[..., Document]
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pymupdf
 
-CORPUS_DOCS = Path("/work/shared/corpus/docs")
+from tests.corpus import CORPUS
+
+CORPUS_DOCS = CORPUS / "docs"
 PARAGRAPH = (
     "Pasal 5 Setiap orang berhak memperoleh informasi publik sesuai dengan ketentuan "
     "peraturan perundang-undangan yang berlaku di Provinsi Aceh. "
