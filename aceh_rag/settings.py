@@ -304,6 +304,9 @@ SEARCH_DENSE_WEIGHT = env_float("SEARCH_DENSE_WEIGHT", 1.0, minimum=0.0)
 SEARCH_LEXICAL_WEIGHT = env_float("SEARCH_LEXICAL_WEIGHT", 1.0, minimum=0.0)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=1)
 SEARCH_TITLE_WEIGHT = env_float("SEARCH_TITLE_WEIGHT", 1.0, minimum=0.0)
+# Weight of the legal-unit BM25 list in the fusion; 0 (default, measured on GALQA: it only
+# adds lexical weight) keeps units for citing, not ranking.
+SEARCH_UNIT_WEIGHT = env_float("SEARCH_UNIT_WEIGHT", 0.0, minimum=0.0)
 # Share of the query's content words a title (or its labels) must hold to count as a match.
 SEARCH_TITLE_MIN_COVERAGE = env_float("SEARCH_TITLE_MIN_COVERAGE", 0.6, minimum=0.0)
 

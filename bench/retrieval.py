@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import re
 import sys
@@ -39,12 +40,15 @@ class Question:
     text: str
     document: str
     article: str
+    ayat: str = ""  # gold Subsection
+    letter: str = ""  # gold Letter: a huruf ("g") or, in Pasal 1 definitions, an angka ("3")
 
 
 @dataclass(frozen=True, slots=True)
 class Retrieved:
     file_name: str
     heading_path: str
+    unit: dict[str, str | None] | None = None
 
 
 @dataclass(slots=True)
@@ -53,6 +57,14 @@ class Scores:
     ranks: list[int | None] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
     db_ms: list[float] = field(default_factory=list)  # latency minus the query embedding
+    ayat_hits: list[bool] = field(default_factory=list)  # questions whose gold has an ayat
+    huruf_hits: list[bool] = field(default_factory=list)  # questions whose gold has a letter
+
+    def ayat_accuracy(self) -> float:
+        return sum(self.ayat_hits) / len(self.ayat_hits) if self.ayat_hits else 0.0
+
+    def huruf_accuracy(self) -> float:
+        return sum(self.huruf_hits) / len(self.huruf_hits) if self.huruf_hits else 0.0
 
     def recall(self, k: int) -> float:
         return sum(1 for r in self.ranks if r is not None and r <= k) / len(self.ranks)
@@ -68,7 +80,13 @@ class Scores:
 def load_questions(path: Path) -> list[Question]:
     with path.open(encoding="utf-8") as handle:
         return [
-            Question(row["Question"], row["Document"], row["Article"].strip())
+            Question(
+                row["Question"],
+                row["Document"],
+                row["Article"].strip(),
+                row["Subsection"].strip(),
+                row["Letter"].strip(),
+            )
             for row in csv.DictReader(handle)
         ]
 
@@ -79,6 +97,22 @@ def first_hit_rank(question: Question, results: Sequence[Retrieved]) -> int | No
         if result.file_name == question.document and pasal.search(result.heading_path):
             return rank
     return None
+
+
+def unit_matches(question: Question, top: Retrieved | None) -> tuple[bool, bool]:
+    """(ayat right, ayat and letter right) for the top result's unit.
+
+    The unit must be in the gold document and Pasal; the ayat must equal the gold ayat (or be
+    absent when the gold has none); the letter is the unit's huruf, or its angka for a digit.
+    """
+    if top is None or top.unit is None or top.file_name != question.document:
+        return False, False
+    unit = top.unit
+    if unit.get("pasal") != question.article:
+        return False, False
+    ayat_ok = (unit.get("ayat") or "") == question.ayat
+    key = "angka" if question.letter.isdigit() else "huruf"
+    return ayat_ok, ayat_ok and (unit.get(key) or "") == question.letter
 
 
 def evaluate(
@@ -96,6 +130,11 @@ def evaluate(
         embed_ms = (sum(EMBEDDER.timings_ms) if EMBEDDER else 0.0) - embedded_before
         scores.db_ms.append(elapsed - embed_ms)
         scores.ranks.append(first_hit_rank(question, results))
+        ayat_ok, letter_ok = unit_matches(question, results[0] if results else None)
+        if question.ayat:
+            scores.ayat_hits.append(ayat_ok)
+        if question.letter:
+            scores.huruf_hits.append(letter_ok)
     return scores
 
 
@@ -158,19 +197,32 @@ def ingest_corpus(docs_dir: Path) -> dict[str, str]:
 class TimedEmbedder:
     """The pipeline's embedder, timing each query embedding (the model's share of latency)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache_path: Path | None = None) -> None:
         from ingestion.pipeline.embed import get_embedder
 
         self.inner = get_embedder()
         self.model_id = self.inner.model_id
         self.timings_ms: list[float] = []
+        self.cache_path = cache_path
+        self.cache: dict[str, list[float]] = {}
+        if cache_path is not None and cache_path.exists():
+            self.cache = json.loads(cache_path.read_text())
 
     def embed_query(self, text: str, *, interactive: bool = True) -> list[float]:
         started = time.perf_counter()
         try:
-            return self.inner.embed_query(text, interactive=interactive)
+            if self.cache_path is not None and text in self.cache:
+                return self.cache[text]
+            vector = self.inner.embed_query(text, interactive=interactive)
+            if self.cache_path is not None:
+                self.cache[text] = vector
+            return vector
         finally:
             self.timings_ms.append((time.perf_counter() - started) * 1000)
+
+    def save(self) -> None:
+        if self.cache_path is not None:
+            self.cache_path.write_text(json.dumps(self.cache))
 
 
 EMBEDDER: TimedEmbedder | None = None
@@ -186,7 +238,7 @@ def hybrid_runner(
     def run(text: str) -> list[Retrieved]:
         query = SearchQuery(text=text, limit=10, mode=search_mode)
         response = search(query, tuning=tuning, embedder=EMBEDDER)  # type: ignore[arg-type]
-        return [Retrieved(files[h.document_id], h.heading_path) for h in response.results]
+        return [Retrieved(files[h.document_id], h.heading_path, h.unit) for h in response.results]
 
     return run
 
@@ -211,6 +263,34 @@ def bm25_runner(files: dict[str, str]) -> Callable[[str], list[Retrieved]]:
     return run
 
 
+def bm25_unit_runner(files: dict[str, str]) -> Callable[[str], list[Retrieved]]:
+    """Plain BM25 (rank-bm25) over the legal units themselves: the baseline at the question's
+    granularity (the published reference retrieves ayat/huruf passages with BM25)."""
+    from rank_bm25 import BM25Okapi
+
+    from ingestion.models import LegalUnit
+
+    rows = list(
+        LegalUnit.objects.filter(chunk__indexed=True, depth__gt=0).values_list(
+            "document_id", "chunk__heading_path", "text", "pasal", "ayat", "huruf", "angka"
+        )
+    )
+    tokenize = re.compile(r"\w+", re.UNICODE).findall
+    bm25 = BM25Okapi([tokenize(text.lower()) for _d, _h, text, *_ in rows])
+
+    def run(text: str) -> list[Retrieved]:
+        scores = bm25.get_scores(tokenize(text.lower()))
+        best = sorted(range(len(rows)), key=lambda i: -scores[i])[:10]
+        out = []
+        for i in best:
+            document, heading, _text, pasal, ayat, huruf, angka = rows[i]
+            unit = {"pasal": pasal, "ayat": ayat or None, "huruf": huruf or None}
+            out.append(Retrieved(files[str(document)], heading, unit | {"angka": angka or None}))
+        return out
+
+    return run
+
+
 def print_embed_share() -> None:
     if EMBEDDER is None or not EMBEDDER.timings_ms:
         return
@@ -221,14 +301,17 @@ def print_embed_share() -> None:
 
 
 def print_table(all_scores: Sequence[Scores]) -> None:
-    header = f"{'method':<10} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR':>6}"
-    print(f"\n{header} {'p50 ms':>8} {'p95 ms':>8} {'p95 excl. embed':>16}")
+    header = f"{'method':<10} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR':>6} {'ayat@1':>7}"
+    print(f"\n{header} {'huruf@1':>7} {'p50 ms':>8} {'p95 ms':>8} {'p95 excl. embed':>16}")
     for s in all_scores:
         print(
             f"{s.name:<10} {s.recall(1):6.3f} {s.recall(5):6.3f} {s.recall(10):6.3f} "
-            f"{s.mrr():6.3f} {s.percentile(0.5):8.1f} {s.percentile(0.95):8.1f} "
+            f"{s.mrr():6.3f} {s.ayat_accuracy():7.3f} {s.huruf_accuracy():7.3f} "
+            f"{s.percentile(0.5):8.1f} {s.percentile(0.95):8.1f} "
             f"{s.percentile(0.95, s.db_ms):16.1f}"
         )
+    print("R@k/MRR: Pasal level. ayat@1 / huruf@1: the top result's unit has the gold Pasal and")
+    print("ayat (and huruf/angka), over questions whose gold has one.")
 
 
 def parse_args() -> argparse.Namespace:
@@ -240,7 +323,18 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--lexical-weight", type=float)
     parser.add_argument("--title-weight", type=float)
     parser.add_argument("--candidates", type=int)
-    parser.add_argument("--only", choices=["hybrid", "lexical", "dense", "bm25"], action="append")
+    parser.add_argument("--unit-weight", type=float)
+    parser.add_argument(
+        "--only",
+        choices=["hybrid", "lexical", "dense", "bm25", "bm25-unit"],
+        action="append",
+    )
+    parser.add_argument(
+        "--query-cache",
+        type=Path,
+        help="JSON file of query vectors, read and extended: repeated runs skip the model "
+        "(latency then excludes query embedding)",
+    )
     return parser.parse_args()
 
 
@@ -256,6 +350,7 @@ def tuning_from(args: argparse.Namespace) -> object:
         "lexical_weight": args.lexical_weight,
         "title_weight": args.title_weight,
         "candidates": args.candidates,
+        "unit_weight": args.unit_weight,
     }
     return replace(tuning, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -271,13 +366,19 @@ def main() -> int:
         questions = load_questions(args.galqa / "dev_questions.csv")
         tuning = tuning_from(args)
         global EMBEDDER
-        EMBEDDER = TimedEmbedder()
+        EMBEDDER = TimedEmbedder(args.query_cache)
         print(f"{len(questions)} questions, {len(files)} documents, tuning {tuning}")
-        methods = args.only or ["hybrid", "lexical", "dense", "bm25"]
+        methods = args.only or ["hybrid", "lexical", "dense", "bm25", "bm25-unit"]
         results = []
         for method in methods:
-            run = bm25_runner(files) if method == "bm25" else hybrid_runner(method, files, tuning)
+            if method == "bm25":
+                run = bm25_runner(files)
+            elif method == "bm25-unit":
+                run = bm25_unit_runner(files)
+            else:
+                run = hybrid_runner(method, files, tuning)
             results.append(evaluate(method, questions, run))
+        EMBEDDER.save()
         print_table(results)
         print_embed_share()
         hybrid = next((s for s in results if s.name == "hybrid"), None)

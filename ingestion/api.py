@@ -53,6 +53,37 @@ class SearchIn(_StorableText):
     status_berlaku: str | None = None
     classification: str | None = None
     editions: Literal["latest", "all"] = "latest"
+    include_repealed: bool = Field(
+        False, description="Sertakan hasil dari peraturan yang telah dicabut (inForce: false)"
+    )
+
+
+class ReferenceUnitOut(Schema):
+    pasal: str | None
+    ayat: str | None
+    huruf: str | None
+    angka: str | None
+
+
+class ReferenceOut(Schema):
+    """A cross-reference in the result's text ("sebagaimana dimaksud dalam Pasal 5 ayat (2)")
+    resolved to the unit it names; ``chunkId`` is null when that unit is not here."""
+
+    label: str
+    chunkId: int | None
+    unit: ReferenceUnitOut
+    documentId: str | None = None
+    citation: str | None = None
+    span: list[int] = Field(default_factory=list, description="[start, end] in text")
+
+
+class LegalUnitOut(Schema):
+    """Where in a regulation a hit is: values as printed ("21A", "4", "g", "3")."""
+
+    pasal: str
+    ayat: str | None = None
+    huruf: str | None = None
+    angka: str | None = None
 
 
 class SearchHitOut(Schema):
@@ -71,11 +102,25 @@ class SearchHitOut(Schema):
     nomor: str | None = None
     tahun: str | None = None
     jenis: str | None = None
+    inForce: bool | None = Field(
+        None, description="Peraturan masih berlaku (true), dicabut (false), tidak diketahui (null)"
+    )
+    amendedBy: list[str] = Field(default_factory=list, description="Sitasi peraturan pengubah")
+    repealedBy: list[str] = Field(default_factory=list, description="Sitasi peraturan pencabut")
+    references: list[ReferenceOut] = Field(default_factory=list)
+    citation: str | None = Field(
+        None, description='"PP 34/2021 Pasal 21 ayat (4) huruf g"; null for non-legal text'
+    )
+    unit: LegalUnitOut | None = Field(None, description="The legal unit cited; null if none")
+    unitText: str | None = Field(None, description="The text of that unit")
+    unitSpan: list[int] | None = Field(
+        None, description="[start, end] of unitText inside text", min_length=2, max_length=2
+    )
 
 
 class SearchOut(Schema):
     results: list[SearchHitOut]
-    degraded: Literal["lexical_only"] | None
+    degraded: Literal["lexical_only", "no_rerank"] | None
     tookMs: float
 
 
@@ -120,6 +165,13 @@ class ChunkCountsOut(Schema):
     parked: int
 
 
+class RelationOut(Schema):
+    kind: Literal["amends", "repeals", "amended_by", "repealed_by"]
+    citation: str
+    title: str | None
+    documentId: str | None
+
+
 class DocumentOut(Schema):
     id: str
     title: str
@@ -138,6 +190,15 @@ class DocumentOut(Schema):
     indexedAt: datetime | None
     chunks: ChunkCountsOut
     editions: list[EditionOut]
+    citation: str | None = Field(None, description='Sitasi singkat, mis. "PP 34/2021"')
+    inForce: bool | None = Field(
+        None, description="Masih berlaku (true), dicabut/tidak berlaku (false), tidak diketahui"
+    )
+    inForceSource: Literal["status_berlaku", "relations"] | None = Field(
+        None, description="Yang menentukan inForce: status_berlaku mitra (menang) atau relasi"
+    )
+    statusBerlaku: str | None = Field(None, description="status_berlaku dari mitra, apa adanya")
+    relations: list[RelationOut] = Field(default_factory=list)
 
 
 class JobErrorOut(Schema):
@@ -185,6 +246,7 @@ def search_chunks(request: HttpRequest, params: Query[SearchIn]) -> dict[str, An
         status_berlaku=params.status_berlaku,
         classification=params.classification,
         editions=Editions(params.editions),
+        include_repealed=params.include_repealed,
     )
     return search(query).to_json()
 
@@ -313,6 +375,20 @@ def get_document(request: HttpRequest, document_id: str) -> dict[str, Any]:
             "parked": counts["total"] - counts["indexed"],
         },
         "editions": _editions(document),
+        **_legal_status(document),
+    }
+
+
+def _legal_status(document: Document) -> dict[str, Any]:
+    from ingestion.relations.read import document_status
+
+    status = document_status(document)
+    return {
+        "citation": getattr(document, "citation", "") or None,
+        "inForce": status.in_force,
+        "inForceSource": status.source.value if status.source else None,
+        "statusBerlaku": status.status_berlaku,
+        "relations": [r.to_json() for r in status.relations],
     }
 
 

@@ -133,6 +133,7 @@ class SearchForm(forms.Form):
     tahun = forms.CharField(label=_("Tahun"), max_length=10, required=False)
     wilayah = forms.CharField(label=_("Wilayah"), max_length=100, required=False)
     jenis = forms.CharField(label=_("Jenis dokumen"), max_length=100, required=False)
+    include_repealed = forms.BooleanField(label=_("Tampilkan yang dicabut"), required=False)
 
 
 class ChunkTextForm(forms.Form):

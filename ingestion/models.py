@@ -42,6 +42,9 @@ class DocumentStatus(models.TextChoices):
     ARCHIVED = "archived", "Diarsipkan"
 
 
+# Documents in these states are invisible: never searched, never a relation's target.
+HIDDEN_STATUSES = (DocumentStatus.ARCHIVED.value, DocumentStatus.FAILED.value)
+
 COMPLETED_STATUSES = (
     DocumentStatus.INDEXED,
     DocumentStatus.NEEDS_REVIEW,
@@ -172,6 +175,9 @@ class Chunk(models.Model):
     )
     embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
     embedding_model = models.CharField(max_length=100, blank=True, default="")
+    # Where the chunk sits on its pages (see ingestion/pipeline/regions.py); None when not
+    # recorded (formats without pages, or ingested before boxes were kept).
+    regions = models.JSONField(null=True, blank=True)
     search_vector = models.GeneratedField(
         expression=SearchVector("heading_path", "text", config="indonesian"),
         output_field=SearchVectorField(),

@@ -14,6 +14,9 @@ urlpatterns = [
     path("documents/<uuid:pk>/archive", views.document_archive, name="document_archive"),
     path("documents/<uuid:pk>/reprocess", views.document_reprocess, name="document_reprocess"),
     path("documents/<uuid:pk>/pages/<int:number>.png", views.page_image, name="page_image"),
+    path(
+        "documents/<uuid:pk>/chunks/<int:chunk_id>/letak", views.chunk_region, name="chunk_region"
+    ),
     path("review/", views.review_queue, name="review_queue"),
     path("review/<uuid:pk>/", views.review_document, name="review_document"),
     path("review/<uuid:pk>/approve-all", views.approve_all, name="review_approve_all"),

@@ -410,6 +410,11 @@ def reset_auditor() -> None:
         _dormant_checked = False
 
 
+def auditing() -> bool:
+    """True when events go anywhere; callers skip building costly bodies otherwise."""
+    return get_auditor() is not None
+
+
 def emit_audit(event: AuditEvent, auditor: Auditor | None = None) -> None:
     target = auditor or get_auditor()
     if target is not None:

@@ -81,7 +81,8 @@ class Heartbeat:
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stop.set()
-        self._thread.join(timeout)
+        if self._thread.ident is not None:  # a beat()-only heartbeat never started one
+            self._thread.join(timeout)
         self._http.close()
 
     def beat(self) -> bool:

@@ -15,7 +15,8 @@ from ingestion.charts.svg import TOP, Chart, Rect, Tick, fmt_number
 from ingestion.models import IngestionJob, JobMilestone
 
 ROW = 24
-LABEL_WIDTH = 190
+LABEL_WIDTH = 200
+TIMELINE_WIDTH = 900  # drawn at most this wide (charts.css), so labels keep their size
 STAGES = {
     "fetched": ("Ambil berkas", "tl-fetch"),
     "parsed": ("Baca isi", "tl-parse"),
@@ -94,6 +95,7 @@ def timeline_chart(job: IngestionJob, milestones: Iterable[JobMilestone]) -> Cha
         f"Batang horizontal per tahap, total {fmt_seconds(total)}: "
         + ", ".join(f"{s.label} {fmt_seconds(s.seconds)}" for s in spans)
         + ".",
+        width=TIMELINE_WIDTH,
         height=height,
         left=LABEL_WIDTH,
     )

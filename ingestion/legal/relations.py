@@ -270,9 +270,17 @@ def _is_partial(text: str, mention: Mention, floor: int) -> bool:
     return _PARTIAL_RE.search(window) is not None
 
 
+# A title without its gazette reference runs on into the clause's verb.
+_TITLE_STOP_RE = re.compile(
+    r"[\s,]+(?:dicabut|dinyatakan|diubah|sebagaimana|yang\s+telah|sepanjang|kecuali)\b.*$",
+    re.IGNORECASE,
+)
+
+
 def _title(text: str, mention: Mention) -> str | None:
     title = title_after(text, mention.end)
     if title:
+        title = _TITLE_STOP_RE.sub("", title)
         title = re.sub(r"\s+(?:dan|serta)$", "", title, flags=re.IGNORECASE)
     return title or None
 

@@ -10,14 +10,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from ingestion.legal.units import UnitSpan
+
+# x0, y0, x1, y1 in the page frame's unit, origin top-left.
+Box = tuple[float, float, float, float]
 
 
 class BlockKind(StrEnum):
     HEADING = "heading"
     PARAGRAPH = "paragraph"
     TABLE = "table"
+
+
+@dataclass(frozen=True, slots=True)
+class PageFrame:
+    """The coordinate frame boxes on a page are measured in.
+
+    Text-layer blocks: PDF points (``unit="pt"``, ``dpi=72``), the page's own size. OCR
+    lines: pixels of the image the engine read, rendered at ``dpi``. Either way the frame
+    spans the whole page, so a box scales onto any rendering of that page.
+    """
+
+    width: float
+    height: float
+    unit: str
+    dpi: int
 
 
 @dataclass(slots=True)
@@ -35,6 +54,9 @@ class Block:
     level: int = 0
     rows: list[list[str]] | None = None
     ocr_confidence: float | None = None
+    bbox: Box | None = None  # where the block sits on its page, in ``frame``
+    frame: PageFrame | None = None
+    lines: list[OcrLine] | None = None  # OCR blocks: the lines they were joined from
 
 
 @dataclass(slots=True)
@@ -53,12 +75,14 @@ class OcrLine:
     text: str
     confidence: float  # calibrated, 0..1; what needs_review trusts
     raw_confidence: float | None = None  # the engine's own score, kept for diagnostics
+    box: Box | None = None  # in the page's frame (image pixels at the page's dpi)
 
 
 @dataclass(slots=True)
 class OcrPage:
     page: int
     lines: list[OcrLine] = field(default_factory=list)
+    frame: PageFrame | None = None
 
     @property
     def text(self) -> str:
@@ -76,6 +100,7 @@ class ChunkDraft:
     page_to: int
     token_count: int
     ocr_confidence: float | None = None
+    regions: list[dict[str, Any]] = field(default_factory=list)  # see pipeline/regions.py
     units: list[UnitSpan] = field(default_factory=list)  # legal units, outer before inner
 
     @property

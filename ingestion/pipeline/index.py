@@ -66,6 +66,7 @@ def _chunk_row(
         review_state=ReviewState.PENDING if parked else ReviewState.NONE,
         embedding=vector,
         embedding_model=model_id,
+        regions=draft.regions or None,
     )
 
 

@@ -34,6 +34,7 @@ from ingestion.pipeline.index import summarize, write_document
 from ingestion.pipeline.locks import advisory_lock
 from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
 from ingestion.pipeline.parse import ParseLimits, parse, render_page_png
+from ingestion.pipeline.regions import attach_regions
 from ingestion.pipeline.request import (
     CompositeObserver,
     IngestRequest,
@@ -226,11 +227,13 @@ def _with_ocr(
 
 
 def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
-    return chunk_document(
+    drafts = chunk_document(
         blocks,
         budget_tokens=int(settings.CHUNK_TOKEN_BUDGET),
         overlap_tokens=int(settings.CHUNK_OVERLAP_TOKENS),
     )
+    attach_regions(drafts, blocks)
+    return drafts
 
 
 def _refresh_relations(document: Document) -> None:

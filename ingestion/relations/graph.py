@@ -35,13 +35,7 @@ from ingestion.legal.relations import (
     printed_title,
     region_key,
 )
-from ingestion.models import (
-    HIDDEN_STATUSES,
-    Chunk,
-    Document,
-    RegulationRelation,
-    RelationKind,
-)
+from ingestion.models import HIDDEN_STATUSES, Chunk, Document, RegulationRelation, RelationKind
 
 log = logging.getLogger(__name__)
 

@@ -18,6 +18,7 @@ class Editions(StrEnum):
 
 class Degraded(StrEnum):
     LEXICAL_ONLY = "lexical_only"
+    NO_RERANK = "no_rerank"
 
 
 class SearchMode(StrEnum):
@@ -42,6 +43,9 @@ class SearchQuery:
     classification: str | None = None
     editions: Editions = Editions.LATEST
     mode: SearchMode = SearchMode.HYBRID
+    # Repealed regulations (``in_force`` false) are left out unless asked for; then they
+    # rank after every other result.
+    include_repealed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,17 @@ class SearchHit:
     nomor: str | None = None
     tahun: str | None = None
     jenis: str | None = None
+    # The legal unit the hit cites (ingestion.legal): null for non-legal text.
+    citation: str | None = None
+    unit: dict[str, str | None] | None = None
+    unit_text: str | None = None
+    unit_span: tuple[int, int] | None = None
+    unit_label: str | None = None
+    unit_page: int | None = None
+    in_force: bool | None = None
+    amended_by: list[str] = field(default_factory=list)
+    repealed_by: list[str] = field(default_factory=list)
+    references: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,6 +96,14 @@ class SearchHit:
             "nomor": self.nomor,
             "tahun": self.tahun,
             "jenis": self.jenis,
+            "citation": self.citation,
+            "unit": self.unit,
+            "unitText": self.unit_text,
+            "unitSpan": list(self.unit_span) if self.unit_span else None,
+            "inForce": self.in_force,
+            "amendedBy": list(self.amended_by),
+            "repealedBy": list(self.repealed_by),
+            "references": list(self.references),
         }
 
 

@@ -33,9 +33,19 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.db import transaction
 
+from ingestion.legal.references import QueryReference, parse_query_reference
+from ingestion.legal.search import (
+    UnitRow,
+    chunk_units,
+    first_chunks,
+    named_documents,
+    named_units,
+    pick_unit,
+    unit_candidates,
+)
 from ingestion.links import safe_url
 from ingestion.search import sql as search_sql
-from ingestion.search.lexical import bm25_candidates
+from ingestion.search.lexical import bm25_candidates, query_lexemes
 from ingestion.search.query import (
     Degraded,
     Editions,
@@ -62,6 +72,7 @@ log = logging.getLogger(__name__)
 
 MAX_LIMIT = 100
 NAMED_DOCUMENT_BONUS = 1.0
+REFERENCE_BONUS = 2.0  # the unit a query names ("Pasal 5 ayat (2) PP 35/2021") leads
 _FULL_COVERAGE = 0.999
 _URL_KEYS = ("pdf_url", "detail_url", "url")
 
@@ -83,6 +94,7 @@ class SearchTuning:
     candidates: int = 50
     title_min_coverage: float = 0.6
     title_candidates: int = 10
+    unit_weight: float = 0.0
 
     @classmethod
     def from_settings(cls) -> SearchTuning:
@@ -93,6 +105,7 @@ class SearchTuning:
             title_weight=settings.SEARCH_TITLE_WEIGHT,
             candidates=settings.SEARCH_CANDIDATES,
             title_min_coverage=settings.SEARCH_TITLE_MIN_COVERAGE,
+            unit_weight=settings.SEARCH_UNIT_WEIGHT,
         )
 
 
@@ -108,6 +121,7 @@ def search(
     q = replace(q, limit=max(1, min(q.limit, MAX_LIMIT)))
     pool = max(tuning.candidates, q.limit)
     lex = lexical_text(q.text)
+    lexemes = query_lexemes(lex) if lex else []
     degraded: Degraded | None = None
     lists: dict[str, list[Candidate]] = {}
     if q.mode != SearchMode.LEXICAL:
@@ -118,8 +132,12 @@ def search(
             lists["dense"] = _dense(embedded, q, pool)
     if q.mode != SearchMode.DENSE or degraded:
         lists |= _lexical(lex, q, pool, tuning)
-    fused = fuse(lists, tuning)[: q.limit]
-    hits = _hits(fused)
+        if tuning.unit_weight > 0:
+            lists["unit"] = _unit_list(lexemes, q, pool)
+    fused, forced = _apply_reference(parse_query_reference(q.text), q, fuse(lists, tuning), lists)
+    if q.include_repealed:
+        fused = repealed_last(fused, lists, keep=set(forced))
+    hits = annotate(_hits(fused[: q.limit], lexemes, forced))
     took_ms = (time.perf_counter() - started) * 1000
     log.info(
         "search q_len=%s mode=%s hits=%s degraded=%s took_ms=%.1f",
@@ -165,6 +183,17 @@ def _lexical(
     return lists
 
 
+def _unit_list(lexemes: list[str], q: SearchQuery, pool: int) -> list[Candidate]:
+    """Chunks ranked by their best legal unit (several units of a chunk count once)."""
+    seen: set[int] = set()
+    ranked: list[Candidate] = []
+    for unit in unit_candidates(lexemes, q, limit=pool * 3):
+        if unit.chunk_id not in seen:
+            seen.add(unit.chunk_id)
+            ranked.append(Candidate(unit.chunk_id, unit.document_id))
+    return ranked[:pool]
+
+
 def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[int, float]]:
     """Weighted RRF over the lists; ``[(chunk_id, score)]`` best first, ties by chunk id.
 
@@ -175,10 +204,11 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
         "dense": tuning.dense_weight,
         "lexical": tuning.lexical_weight,
         "title": tuning.title_weight,
+        "unit": tuning.unit_weight,
     }
     scores: dict[int, float] = defaultdict(float)
     documents: dict[int, str] = {}
-    for name in ("dense", "lexical"):
+    for name in ("dense", "lexical", "unit"):
         for rank, cand in enumerate(lists.get(name, []), start=1):
             scores[cand.chunk_id] += weights[name] / (tuning.rrf_k + rank)
             documents[cand.chunk_id] = cand.document_id
@@ -194,9 +224,111 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
 
 
-def _hits(fused: Sequence[tuple[int, float]]) -> list[SearchHit]:
-    rows = search_sql.hydrate([chunk_id for chunk_id, _score in fused])
-    return [_hit(rows[chunk_id], score) for chunk_id, score in fused if chunk_id in rows]
+def repealed_last(
+    fused: list[tuple[int, float]], lists: dict[str, list[Candidate]], keep: set[int]
+) -> list[tuple[int, float]]:
+    """In-force results first: chunks of repealed regulations keep their order, after —
+    except a unit the query named (``keep``), which the person asked for by name."""
+    documents = {c.chunk_id: c.document_id for found in lists.values() for c in found}
+    repealed = search_sql.repealed_documents(sorted(set(documents.values())))
+    if not repealed:
+        return fused
+    return sorted(
+        fused, key=lambda item: item[0] not in keep and documents.get(item[0]) in repealed
+    )
+
+
+def annotate(hits: list[SearchHit]) -> list[SearchHit]:
+    """Amend/repeal notes and resolved cross-references on each hit."""
+    from ingestion.relations.read import hit_notes
+    from ingestion.relations.references import Passage, references_for
+
+    notes = hit_notes({(h.source_type, h.source_key) for h in hits if h.in_force is not None})
+    references = references_for(
+        [Passage(h.chunk_id, h.document_id, h.heading_path, h.text) for h in hits]
+    )
+    annotated = []
+    for hit in hits:
+        note = notes.get((hit.source_type, hit.source_key))
+        annotated.append(
+            replace(
+                hit,
+                amended_by=note.amended_by if note else [],
+                repealed_by=note.repealed_by if note else [],
+                references=references.get(hit.chunk_id, []),
+            )
+        )
+    return annotated
+
+
+def _apply_reference(
+    reference: QueryReference,
+    q: SearchQuery,
+    fused: list[tuple[int, float]],
+    lists: dict[str, list[Candidate]],
+) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
+    """A named regulation's chunks rank first; a named unit comes before everything.
+
+    Returns the re-ranked list and the units forced as citations, by chunk id.
+    """
+    if not reference.names_something:
+        return fused, {}
+    documents = named_documents(reference, q)
+    if not documents:
+        return fused, {}
+    named = set(documents)
+    owner = {c.chunk_id: c.document_id for ranked in lists.values() for c in ranked}
+    ranked = [
+        (chunk_id, score + NAMED_DOCUMENT_BONUS if owner.get(chunk_id) in named else score)
+        for chunk_id, score in fused
+    ]
+    present = {owner.get(chunk_id) for chunk_id, _ in fused}
+    missing = [d for d in documents if d not in present]
+    ranked += [(chunk_id, NAMED_DOCUMENT_BONUS) for chunk_id in first_chunks(missing).values()]
+    forced: dict[int, UnitRow] = {}
+    if reference.unit is not None:
+        top = max((score for _, score in ranked), default=0.0)
+        for index, unit in enumerate(named_units(reference.unit, documents)):
+            forced.setdefault(unit.chunk_id, unit)
+            ranked.append((unit.chunk_id, top + REFERENCE_BONUS - index * 1e-3))
+    best: dict[int, float] = {}
+    for chunk_id, score in ranked:
+        best[chunk_id] = max(score, best.get(chunk_id, score))
+    return sorted(best.items(), key=lambda item: (-item[1], item[0])), forced
+
+
+def _hits(
+    fused: Sequence[tuple[int, float]], lexemes: list[str], forced: dict[int, UnitRow]
+) -> list[SearchHit]:
+    ids = [chunk_id for chunk_id, _score in fused]
+    rows = search_sql.hydrate(ids)
+    units = chunk_units(ids, lexemes)
+    return [
+        _with_unit(
+            _hit(rows[chunk_id], score),
+            rows[chunk_id],
+            forced.get(chunk_id) or pick_unit(units.get(chunk_id, [])),
+        )
+        for chunk_id, score in fused
+        if chunk_id in rows
+    ]
+
+
+def _with_unit(hit: SearchHit, row: dict[str, Any], unit: UnitRow | None) -> SearchHit:
+    """The citation fields: the regulation's short citation and the unit the hit cites."""
+    regulation = row.get("citation") or None
+    if unit is None:
+        return replace(hit, citation=regulation)
+    citation = f"{regulation} {unit.label}" if regulation else unit.label
+    return replace(
+        hit,
+        citation=citation,
+        unit=unit.as_json(),
+        unit_text=hit.text[unit.start : unit.end],
+        unit_span=(unit.start, unit.end),
+        unit_label=unit.label,
+        unit_page=unit.page,
+    )
 
 
 def _hit(row: dict[str, Any], score: float) -> SearchHit:
@@ -221,6 +353,7 @@ def _hit(row: dict[str, Any], score: float) -> SearchHit:
         nomor=_opt(source.get("nomor")),
         tahun=_opt(source.get("tahun") or source.get("year")),
         jenis=_opt(source.get("jenis")),
+        in_force=row.get("in_force"),
     )
 
 

@@ -5,6 +5,7 @@ Visibility rules, shared by every list (alias ``d`` = documents, ``c`` = chunks)
 - a chunk is searchable only when ``c.indexed`` (parked chunks never appear);
 - its document is not ``archived`` or ``failed``. A document being re-processed keeps
   serving its current chunks until the runner replaces them;
+- a repealed regulation (``d.in_force`` false) only with ``include_repealed``;
 - with ``editions=latest`` only the newest edition of a source is searched: for each
   (sourceType, metadata.source_key) the visible document with at least one indexed chunk
   and the greatest ``(created_at, id)``. A newer edition still waiting for review with no
@@ -25,21 +26,23 @@ from django.db import connection
 from ingestion.models import HIDDEN_STATUSES
 from ingestion.search.query import Editions, SearchQuery
 
-_HIDDEN = ", ".join(f"'{status.value}'" for status in HIDDEN_STATUSES)
-_VISIBLE = f"d.status NOT IN ({_HIDDEN})"
+_HIDDEN_SQL = ", ".join(f"'{status}'" for status in HIDDEN_STATUSES)
+_VISIBLE = f"d.status NOT IN ({_HIDDEN_SQL})"
 
 _LATEST = f"""
     NOT EXISTS (
         SELECT 1 FROM documents n
         WHERE n."sourceType" = d."sourceType"
           AND (n.metadata ->> 'source_key') = (d.metadata ->> 'source_key')
-          AND n.status NOT IN ({_HIDDEN})
+          AND n.status NOT IN ({_HIDDEN_SQL})
           AND (n.created_at, n.id) > (d.created_at, d.id)
           AND EXISTS (
               SELECT 1 FROM ingestion_chunk x WHERE x.document_id = n.id AND x.indexed
           )
     )
 """
+
+_NOT_REPEALED = "d.in_force IS NOT FALSE"
 
 _SRC = "(d.metadata -> 'source')"
 _FILTERS: dict[str, str] = {
@@ -71,6 +74,8 @@ def document_filter(query: SearchQuery) -> tuple[str, dict[str, Any]]:
     params: dict[str, Any] = {}
     if query.editions == Editions.LATEST:
         clauses.append(_LATEST)
+    if not query.include_repealed:
+        clauses.append(_NOT_REPEALED)
     for name, clause in _FILTERS.items():
         value = getattr(query, name)
         if value is not None and str(value).strip():
@@ -153,7 +158,7 @@ def hydrate(chunk_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         return {}
     sql = """
         SELECT c.id, c.document_id, c.heading_path, c.page_from, c.page_to, c.text,
-               d.title, d."sourceType", d.metadata
+               d.title, d."sourceType", d.metadata, d.citation, d.in_force
         FROM ingestion_chunk c JOIN documents d ON d.id = c.document_id
         WHERE c.id = ANY(%(ids)s)
     """
@@ -161,6 +166,18 @@ def hydrate(chunk_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         cursor.execute(sql, {"ids": list(chunk_ids)})
         columns = [col.name for col in cursor.description]
         return {row[0]: dict(zip(columns, row, strict=True)) for row in cursor.fetchall()}
+
+
+def repealed_documents(document_ids: Sequence[str]) -> set[str]:
+    """The documents among ``document_ids`` that are not in force."""
+    if not document_ids:
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM documents WHERE id = ANY(%(ids)s::uuid[]) AND in_force IS FALSE",
+            {"ids": list(document_ids)},
+        )
+        return {str(row[0]) for row in cursor.fetchall()}
 
 
 def _vector_literal(vector: Sequence[float]) -> str:

@@ -1,5 +1,6 @@
 """Admin UI views, one module per page family."""
 
+from ingestion.views.chunk_pages import chunk_region
 from ingestion.views.dashboard import dashboard
 from ingestion.views.documents import (
     document_archive,
@@ -25,6 +26,7 @@ __all__ = [
     "approve_above",
     "approve_all",
     "chunk_approve",
+    "chunk_region",
     "chunk_reject",
     "chunk_save",
     "dashboard",

@@ -29,6 +29,8 @@ from ingestion.models import (
 )
 from ingestion.permissions import admin_required
 from ingestion.relations.graph import refresh_document
+from ingestion.relations.read import document_status as regulation_status
+from ingestion.views.chunk_pages import page_context
 from ingestion.views.common import (
     is_htmx,
     page,
@@ -204,7 +206,7 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
     )
     chunks = paginate(
         request,
-        Chunk.objects.filter(document=document).defer("embedding").order_by("ordinal"),
+        Chunk.objects.filter(document=document).defer("embedding", "regions").order_by("ordinal"),
         param="chunks",
     )
     actions = (
@@ -228,6 +230,8 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
         "actions": list(actions),
         "can_archive": document.status in ARCHIVABLE,
         "can_reprocess": document.status in REPROCESSABLE,
+        "regulation": regulation_status(document),
+        **page_context(request, document),
     }
     return page(request, "ingestion/document_detail.html", context)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import tempfile
 import time
@@ -26,11 +27,15 @@ from ingestion.forms import ChunkTextForm
 from ingestion.models import Chunk, Document, DocumentStatus, ReviewState
 from ingestion.permissions import reviewer_required
 from ingestion.views.common import is_htmx, page, paginate
+from ingestion.views.regions import page_regions
 
 log = logging.getLogger(__name__)
 
 PAGE_IMAGE_DPI = 110
+THUMBNAIL_DPI = 24  # ~200 px wide for A4: enough to recognise a page in the strip
+PAGE_SIZES = {"": PAGE_IMAGE_DPI, "kecil": THUMBNAIL_DPI}
 PAGE_IMAGE_MAX_PIXELS = 6_000_000  # a poster-sized scan is shown smaller, never refused
+PAGE_IMAGE_PREFIX = "derived/page-images"
 
 
 def _pending_count() -> Any:
@@ -133,6 +138,11 @@ def _chunk_response(
 def _mark_seen(chunk: Chunk) -> None:
     # The form sends this back, so a correction saved meanwhile by someone else is noticed.
     chunk.seen_version = review_service.text_version(chunk.text)  # type: ignore[attr-defined]
+    # The shown page with the chunk's OCR lines; those below the threshold get outlined.
+    shown = page_regions(
+        chunk.regions, threshold=float(settings.OCR_REVIEW_THRESHOLD), page=chunk.page_from
+    )
+    chunk.page_region = shown[0] if shown else None  # type: ignore[attr-defined]
 
 
 def _seen(request: HttpRequest) -> str | None:
@@ -262,7 +272,7 @@ def _page_cache_dir() -> Path:
     return Path(settings.PAGE_IMAGE_CACHE_DIR)
 
 
-def _render_page(document: Document, number: int) -> bytes:
+def _render_page(document: Document, number: int, dpi: int) -> bytes:
     from ingestion.pipeline.parse import render_page_png
     from ingestion.storage import get_storage
 
@@ -271,38 +281,82 @@ def _render_page(document: Document, number: int) -> bytes:
     with tempfile.TemporaryDirectory(prefix="page-") as tmp:
         source = Path(tmp) / f"source{suffix}"
         get_storage().download_to(document.storage_key, source, int(settings.INGEST_MAX_BYTES))
-        png = render_page_png(source, number, PAGE_IMAGE_DPI, max_pixels=PAGE_IMAGE_MAX_PIXELS)
-    log.info("rendered page %s of %s in %.0f ms", number, document.pk, _ms(started))
+        png = render_page_png(source, number, dpi, max_pixels=PAGE_IMAGE_MAX_PIXELS)
+    log.info("rendered page %s of %s at %s dpi in %.0f ms", number, document.pk, dpi, _ms(started))
+    return png
+
+
+def _stored_page(key: str) -> bytes | None:
+    from ingestion.storage import ObjectMissing, get_storage
+
+    object_key = f"{PAGE_IMAGE_PREFIX}/{key}.png"
+    try:
+        stream = get_storage().open(object_key)
+        try:
+            return stream.read()
+        finally:
+            stream.close()
+    except ObjectMissing:
+        return None
+    except Exception as exc:  # a storage hiccup only costs a re-render
+        log.warning("cached page image %s unreadable: %s", object_key, exc)
+        return None
+
+
+def _store_page(key: str, png: bytes) -> None:
+    from ingestion.storage import get_storage
+
+    try:
+        get_storage().put(f"{PAGE_IMAGE_PREFIX}/{key}.png", io.BytesIO(png))
+    except Exception as exc:  # serving the page matters more than caching it
+        log.warning("page image %s not stored: %s", key, exc)
+
+
+def _write_local(cached: Path, png: bytes) -> None:
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    # A unique temporary name: two reviewers opening the same page must not collide.
+    with tempfile.NamedTemporaryFile(dir=cached.parent, suffix=".tmp", delete=False) as tmp:
+        tmp.write(png)
+    Path(tmp.name).replace(cached)
+
+
+def _page_png(document: Document, number: int, dpi: int, key: str) -> bytes:
+    """Local copy, else the object store (shared by every web node), else render once."""
+    cached = _page_cache_dir() / f"{key}.png"
+    if cached.is_file():
+        return cached.read_bytes()
+    png = _stored_page(key)
+    if png is None:
+        png = _render_page(document, number, dpi)
+        _store_page(key, png)
+    _write_local(cached, png)
     return png
 
 
 @login_required
 def page_image(request: HttpRequest, pk: UUID, number: int) -> HttpResponse:
-    """A page rendered from the stored original, cached on disk by content hash."""
+    """A page rendered from the stored original, lazily, once per content hash and size.
+
+    ``?ukuran=kecil`` is the thumbnail. Renders are kept in object storage under
+    ``derived/page-images/`` (and a local copy in ``PAGE_IMAGE_CACHE_DIR``), so a page is
+    never rendered again per request, nor per web node.
+    """
     document = get_object_or_404(
         Document.objects.only("id", "storage_key", "file_name", "format", "checksum", "page_count"),
         pk=pk,
     )
-    if number < 1 or (document.page_count and number > document.page_count):
+    dpi = PAGE_SIZES.get(request.GET.get("ukuran", ""))
+    if dpi is None or number < 1 or (document.page_count and number > document.page_count):
         raise Http404("Halaman tidak ada.")
-    key = hashlib.sha256(f"{document.checksum}:{number}:{PAGE_IMAGE_DPI}".encode()).hexdigest()
+    key = hashlib.sha256(f"{document.checksum}:{number}:{dpi}".encode()).hexdigest()
     etag = f'"{key[:32]}"'
     if request.headers.get("If-None-Match") == etag:
         return HttpResponse(status=304)
-    cached = _page_cache_dir() / f"{key}.png"
-    if cached.is_file():
-        png = cached.read_bytes()
-    else:
-        try:
-            png = _render_page(document, number)
-        except Exception as exc:  # missing object, corrupt file, renderer absent: show a 404
-            log.warning("page %s of %s could not be rendered: %s", number, document.pk, exc)
-            raise Http404("Gambar halaman tidak dapat dibuat.") from exc
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        # A unique temporary name: two reviewers opening the same page must not collide.
-        with tempfile.NamedTemporaryFile(dir=cached.parent, suffix=".tmp", delete=False) as tmp:
-            tmp.write(png)
-        Path(tmp.name).replace(cached)
+    try:
+        png = _page_png(document, number, dpi, key)
+    except Exception as exc:  # missing object, corrupt file, renderer absent: show a 404
+        log.warning("page %s of %s could not be rendered: %s", number, document.pk, exc)
+        raise Http404("Gambar halaman tidak dapat dibuat.") from exc
     response = HttpResponse(png, content_type="image/png")
     response["Cache-Control"] = "private, max-age=86400"
     response["ETag"] = etag

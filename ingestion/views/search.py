@@ -29,10 +29,21 @@ def _run(data: dict[str, Any]) -> dict[str, Any]:
         tahun=data.get("tahun") or None,
         wilayah=data.get("wilayah") or None,
         jenis=data.get("jenis") or None,
+        include_repealed=bool(data.get("include_repealed")),
     )
     response = search(query)
-    hits = [{"hit": hit, "url": safe_url(hit.source_url)} for hit in response.results]
+    hits = [
+        {"hit": hit, "url": safe_url(hit.source_url), "references": _linked(hit.references)}
+        for hit in response.results
+    ]
     return {"hits": hits, "degraded": response.degraded, "took_ms": response.took_ms}
+
+
+def _linked(references: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each reference with the anchor of its unit on the document page."""
+    from ingestion.relations.references import unit_anchor
+
+    return [{**ref, "anchor": unit_anchor(ref["unit"])} for ref in references]
 
 
 @login_required

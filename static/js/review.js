@@ -114,6 +114,34 @@
     }
   });
 
+  // The page image outlines every doubtful line; the line under the caret is highlighted.
+  // Line offsets (data-o, data-n) count characters of the chunk text with whitespace
+  // collapsed, as stored at ingestion; a correction shifts them only a little.
+  function highlightLine(textarea) {
+    const chunk = textarea.closest(SELECTOR);
+    const lines = chunk ? Array.from(chunk.querySelectorAll(".page-overlay rect[data-o]")) : [];
+    if (!lines.length) return;
+    const before = textarea.value.slice(0, textarea.selectionStart);
+    const position = before.replace(/\s+/g, " ").replace(/^ /, "").length;
+    let active = null;
+    for (const line of lines) {
+      if (Number(line.dataset.o) <= position) active = line;
+    }
+    lines.forEach((line) => line.classList.toggle("line-active", line === active));
+  }
+
+  ["keyup", "click", "focusin", "input", "select"].forEach((type) => {
+    document.addEventListener(type, (event) => {
+      const target = event.target;
+      if (target && target.tagName === "TEXTAREA" && target.closest(SELECTOR)) highlightLine(target);
+    });
+  });
+  document.addEventListener("focusout", (event) => {
+    const target = event.target;
+    const chunk = target && target.tagName === "TEXTAREA" && target.closest(SELECTOR);
+    if (chunk) chunk.querySelectorAll(".line-active").forEach((l) => l.classList.remove("line-active"));
+  });
+
   // Start on the first pending chunk so the keys work at once.
   const first = pending()[0];
   if (first) select(first, { block: "nearest" });

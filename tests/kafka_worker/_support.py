@@ -197,6 +197,9 @@ class StageReader:
         )
         self.consumer.subscribe(sorted(set(topics.stage_topics.values())))
         self.messages: list[StageMessage] = []
+        # The reader commits nothing, so after a broker restart its rejoin starts again
+        # from the earliest offset: a message it re-reads is not a duplicate on the wire.
+        self.seen: set[tuple[str, int, int]] = set()
 
     def read(
         self, until: Callable[[list[StageMessage]], bool], timeout: float = 60.0
@@ -206,6 +209,14 @@ class StageReader:
             message = self.consumer.poll(0.2)
             if message is None or message.error() is not None:
                 continue
+            where = (
+                str(message.topic()),
+                int(message.partition() or 0),
+                int(message.offset() or 0),
+            )
+            if where in self.seen:
+                continue
+            self.seen.add(where)
             self.messages.append(
                 StageMessage(
                     str(message.topic()),

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ingestion.legal.citation import RegulationRef, parse_regulation
 from ingestion.legal.relations import SectionText, extract_relations
-from tests.relations.conftest import Regulation
+from tests.relations.helpers import Regulation
 
 Chunked = Callable[[str], list[SectionText]]
 OWN = RegulationRef("Peraturan Daerah", "5", "2024", "Banjarnegara")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ingestion.models import Document, RegulationRelation
-from tests.relations.conftest import StoreRegulation, plain, repealing
+from tests.relations.helpers import StoreRegulation, plain, repealing
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.test import Client
 
 from ingestion.models import Document, DocumentStatus
 from ingestion.relations.graph import refresh_document
-from tests.relations.conftest import StoreRegulation, amending, plain, repealing
+from tests.relations.helpers import StoreRegulation, amending, plain, repealing
 
 pytestmark = pytest.mark.django_db
 

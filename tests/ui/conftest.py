@@ -9,10 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP, REVIEWER_GROUP
-from tests.ui.helpers import (
-    client_for,
-    make_user,
-)
+from tests.ui.helpers import client_for, make_user
 
 
 @pytest.fixture

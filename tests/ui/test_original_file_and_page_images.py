@@ -56,6 +56,41 @@ def test_a_page_image_is_rendered_and_then_served_from_cache(
 
 
 @pytest.mark.django_db
+def test_a_rendered_page_is_kept_in_object_storage_and_never_rendered_again(
+    reviewer_client: Client,
+    stored_pdf: tuple[Any, bytes],
+    settings: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ingestion.views import review as review_views
+
+    document, _ = stored_pdf
+    thumb = reviewer_client.get(f"/documents/{document.pk}/pages/1.png?ukuran=kecil")
+    full = reviewer_client.get(f"/documents/{document.pk}/pages/1.png")
+    assert thumb.status_code == full.status_code == 200
+    assert (
+        Image.open(io.BytesIO(thumb.content)).size[0] < Image.open(io.BytesIO(full.content)).size[0]
+    )
+    stored = sorted((tmp_path / "objects" / "derived" / "page-images").glob("*.png"))
+    assert len(stored) == 2
+
+    # Another web node: no local copy, and rendering would fail; the object store answers.
+    settings.PAGE_IMAGE_CACHE_DIR = tmp_path / "other-node-cache"
+
+    def no_render(*_args: Any) -> bytes:
+        raise AssertionError("the page was rendered again")
+
+    monkeypatch.setattr(review_views, "_render_page", no_render)
+    again = reviewer_client.get(f"/documents/{document.pk}/pages/1.png?ukuran=kecil")
+    assert again.status_code == 200 and again.content == thumb.content
+    assert (
+        reviewer_client.get(f"/documents/{document.pk}/pages/1.png?ukuran=raksasa").status_code
+        == 404
+    )
+
+
+@pytest.mark.django_db
 def test_a_page_outside_the_document_is_not_found(
     reviewer_client: Client, stored_pdf: tuple[Any, bytes]
 ) -> None:

@@ -158,6 +158,11 @@ def _word_known(word: str) -> bool:
     return is_indonesian_word(word) or _is_run_together(word)
 
 
+_PART_SEPARATOR = re.compile(r"[-/]")
+
+
+# Cached: legal text repeats its words, and the parse stage scores every hidden OCR layer.
+@lru_cache(maxsize=65536)
 def _token_credit(token: str) -> float:
     """How much a token looks like legal text: 1 known, 0.5 plausible, 0 debris."""
     if _NUMBER.match(token) or _MARKER.match(token) or _ROMAN.match(token):
@@ -165,7 +170,7 @@ def _token_credit(token: str) -> float:
     lower = token.lower().rstrip(".")
     if lower in _LEXICON_EXTRA:
         return 1.0
-    parts = [p for p in re.split(r"[-/]", lower) if p]
+    parts = [p for p in _PART_SEPARATOR.split(lower) if p]
     if parts and all(p.isalpha() for p in parts):
         known = sum(len(p) for p in parts if _word_known(p))
         share = known / sum(len(p) for p in parts)
@@ -188,7 +193,7 @@ def _tokens(text: str) -> list[str]:
     for raw in _GLUED.sub(" ", text).split():
         token = raw.lstrip(_LEAD).rstrip(_TRAIL) if len(raw) > 1 else raw
         # Keep list markers and numbers with their punctuation: "(1)", "a.", "12.".
-        if _MARKER.match(raw) or _NUMBER.match(raw):
+        if token != raw and (_MARKER.match(raw) or _NUMBER.match(raw)):
             token = raw
         if token:
             out.append(token)
@@ -288,3 +293,25 @@ def page_quality(texts: Iterable[str]) -> float:
             total += len(token)
             known += _token_credit(token) * len(token)
     return known / total if total else 0.0
+
+
+def page_quality_reaches(texts: Iterable[str], threshold: float) -> bool:
+    """``page_quality(texts) >= threshold``, stopping once the remaining tokens cannot
+    change the answer (a garbled or a clean layer is usually decided halfway through)."""
+    tokens = [token for text in texts for token in _tokens(text)]
+    total = float(sum(map(len, tokens)))
+    if not total:
+        return 0.0 >= threshold
+    needed = threshold * total
+    margin = 1e-9 * total  # near the boundary, leave it to the exact sum below
+    known = 0.0
+    left = total
+    for token in tokens:
+        size = len(token)
+        known += _token_credit(token) * size
+        left -= size
+        if known >= needed + margin:
+            return True
+        if known + left < needed - margin:
+            return False
+    return known / total >= threshold

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
-from ingestion.pipeline.base import Block, BlockKind, OcrLine, OcrPage
+from ingestion.pipeline.base import Block, BlockKind, Box, OcrLine, OcrPage
 from ingestion.pipeline.ocr.images import UNREAD_TEXT
 
 # Legal structure: headings and the starts of items that begin a new paragraph.
@@ -36,15 +38,20 @@ def ocr_page_to_blocks(ocr_page: OcrPage) -> list[Block]:
     blocks: list[Block] = []
     current: list[OcrLine] = []
 
+    def block(text: str, lines: list[OcrLine], **fields: Any) -> Block:
+        return Block(
+            text=text,
+            page=ocr_page.page,
+            bbox=union_box(lines),
+            frame=ocr_page.frame,
+            lines=list(lines),
+            **fields,
+        )
+
     def flush() -> None:
         if current:
-            blocks.append(
-                Block(
-                    text=_join_lines([line.text for line in current]),
-                    page=ocr_page.page,
-                    ocr_confidence=min(line.confidence for line in current),
-                )
-            )
+            text = _join_lines([line.text for line in current])
+            blocks.append(block(text, current, ocr_confidence=min(c.confidence for c in current)))
             current.clear()
 
     titled: Block | None = None  # a BAB/Bagian/Paragraf heading still waiting for its title
@@ -54,17 +61,13 @@ def ocr_page_to_blocks(ocr_page: OcrPage) -> list[Block]:
             continue
         if text == UNREAD_TEXT.format(page=ocr_page.page):
             flush()
-            blocks.append(Block(text=text, page=ocr_page.page, ocr_confidence=line.confidence))
+            blocks.append(block(text, [line], ocr_confidence=line.confidence))
             continue
         level = _heading_level(text)
         if level:
             flush()
-            heading = Block(
-                text=text,
-                page=ocr_page.page,
-                kind=BlockKind.HEADING,
-                level=level,
-                ocr_confidence=line.confidence,
+            heading = block(
+                text, [line], kind=BlockKind.HEADING, level=level, ocr_confidence=line.confidence
             )
             blocks.append(heading)
             titled = heading if level < 4 else None
@@ -73,6 +76,8 @@ def ocr_page_to_blocks(ocr_page: OcrPage) -> list[Block]:
             # "BAB I" / "KETENTUAN UMUM" is one heading printed on two lines.
             titled.text = f"{titled.text} {text}"
             titled.ocr_confidence = min(titled.ocr_confidence or 1.0, line.confidence)
+            titled.lines = [*(titled.lines or []), line]
+            titled.bbox = union_box(titled.lines)
             titled = None
             continue
         titled = None
@@ -83,6 +88,19 @@ def ocr_page_to_blocks(ocr_page: OcrPage) -> list[Block]:
             flush()
     flush()
     return blocks
+
+
+def union_box(lines: Sequence[OcrLine]) -> Box | None:
+    """The smallest box around the lines that have one."""
+    boxes = [line.box for line in lines if line.box is not None]
+    if not boxes:
+        return None
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def _is_title(text: str) -> bool:

@@ -10,10 +10,14 @@ Choices, with the measurements behind them (``bench/ocr.py``):
   network in production); a missing file fails loudly at start-up.
 - Boxes on the same text row are merged into one line and rows come out top-to-bottom,
   left-to-right, so a line is what a person sees as a line.
+- Each page read is one in-process model call, audited like a gateway call would be
+  (``operation=ocr``). The page image is the request, recorded by its sha256 rather than
+  its megabytes; the response is the lines read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Sequence
@@ -23,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ingestion.pipeline.base import OcrLine, OcrPage
+from aceh_rag.platform.audit import Operation, audit_call, auditing
+from ingestion.pipeline.base import Box, OcrLine, OcrPage, PageFrame
 from ingestion.pipeline.ocr.confidence import line_confidence, page_quality
 from ingestion.pipeline.ocr.engine import QueueListener
 from ingestion.pipeline.ocr.images import INK_DARKER_THAN_PAPER, PageImage, flag_unread, load_image
@@ -53,9 +58,12 @@ class RecognisedLine:
     missed_ink: float = 0.0  # share of the row's ink outside the boxes (unread text)
     confidence: float = 0.0
 
-    def to_ocr_line(self) -> OcrLine:
+    def to_ocr_line(self, box: Box | None = None) -> OcrLine:
         return OcrLine(
-            text=self.text, confidence=self.confidence, raw_confidence=round(self.raw_score, 4)
+            text=self.text,
+            confidence=self.confidence,
+            raw_confidence=round(self.raw_score, 4),
+            box=box,
         )
 
 
@@ -105,8 +113,21 @@ class LocalOcrEngine:
 
     def recognize(self, page: PageImage, *, on_queue: QueueListener | None = None) -> OcrPage:
         started = time.monotonic()
-        image = PageImage(page=page.page, image=load_image(page), dpi=page.dpi)
-        reading = self.read_page(image)
+        audited = auditing()  # dormant: no hashing, no bodies
+        request = page_request(page) if audited else None
+        with audit_call(Operation.OCR, self.name, request_body=request, pages=1) as ev:
+            image = PageImage(page=page.page, image=load_image(page), dpi=page.dpi)
+            reading = self.read_page(image)
+            width, height = image.image.width, image.image.height  # type: ignore[union-attr]
+            lines = [
+                line.to_ocr_line(upright_box(line.box, reading.rotation, width, height))
+                for line in reading.lines
+            ]
+            frame = PageFrame(float(width), float(height), "px", page.dpi)
+            ocr_page = flag_unread(OcrPage(page=page.page, lines=lines, frame=frame), image)
+            ev.items = len(ocr_page.lines)
+            if audited:
+                ev.response_body = page_response(ocr_page, reading)
         log.info(
             "ocr_local: page %s read in %.0f ms (%s lines, rotation %s, quality %.2f)",
             page.page,
@@ -115,8 +136,7 @@ class LocalOcrEngine:
             reading.rotation,
             reading.quality,
         )
-        ocr_page = OcrPage(page=page.page, lines=[line.to_ocr_line() for line in reading.lines])
-        return flag_unread(ocr_page, image)
+        return ocr_page
 
     def recognize_many(
         self, pages: Sequence[PageImage], *, on_queue: QueueListener | None = None
@@ -173,6 +193,52 @@ class LocalOcrEngine:
                 line.text, line.raw_score, box_aspect=line.aspect, missed_ink=share
             )
         return lines
+
+
+def upright_box(box: Box, rotation: int, width: int, height: int) -> Box:
+    """A box read on the page turned ``rotation``° counter-clockwise, in the upright page.
+
+    ``width``/``height`` are the upright page's; PIL's ``rotate(expand=True)`` maps an
+    upright point (x, y) to (y, W - x) at 90°, (W - x, H - y) at 180°, (H - y, x) at 270°.
+    """
+    x0, y0, x1, y1 = box
+    if rotation == 90:
+        return (width - y1, x0, width - y0, x1)
+    if rotation == 180:
+        return (width - x1, height - y1, width - x0, height - y0)
+    if rotation == 270:
+        return (y0, height - x1, y1, height - x0)
+    return box
+
+
+def page_request(page: PageImage) -> dict[str, Any]:
+    """The audited request of one page call: the image's digest, not the image.
+
+    Encoded images (the pipeline's PNGs) are hashed as they are; a decoded image is hashed
+    over its raw pixels, which costs no PNG encoding and names the same picture.
+    """
+    if isinstance(page.image, bytes):
+        data, kind = page.image, "encoded"
+    else:
+        data = page.image.tobytes()
+        kind = f"raw-{page.image.mode}-{page.image.width}x{page.image.height}"
+    return {
+        "page": page.page,
+        "dpi": page.dpi,
+        "image": kind,
+        "image_bytes": len(data),
+        "image_sha256": hashlib.sha256(data).hexdigest(),
+    }
+
+
+def page_response(ocr_page: OcrPage, reading: PageReading) -> dict[str, Any]:
+    """The audited response: what was read, as the pipeline received it."""
+    return {
+        "page": ocr_page.page,
+        "rotation": reading.rotation,
+        "quality": round(reading.quality, 4),
+        "lines": [{"text": line.text, "confidence": line.confidence} for line in ocr_page.lines],
+    }
 
 
 def _looks_right(reading: PageReading) -> bool:

@@ -8,6 +8,7 @@ extraction plus, only when the page draws images, one image-placement pass. The 
 from __future__ import annotations
 
 import logging
+import operator
 import re
 import time
 from collections import Counter
@@ -19,8 +20,8 @@ import numpy as np
 import pymupdf
 
 from ingestion.errors import PermanentError
-from ingestion.pipeline.base import Block, ParsedDocument
-from ingestion.pipeline.ocr.confidence import page_quality
+from ingestion.pipeline.base import Block, PageFrame, ParsedDocument
+from ingestion.pipeline.ocr.confidence import page_quality_reaches
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
 
 log = logging.getLogger(__name__)
@@ -60,21 +61,39 @@ class OcrDecision:
     invisible_chars: int = 0
 
 
-def _union_fraction(rects: list[pymupdf.Rect], page_rect: pymupdf.Rect) -> float:
-    """Share of the page covered by the union of ``rects`` (mosaic tiles must not add up)."""
-    width, height = page_rect.width, page_rect.height
-    if not rects or width <= 0 or height <= 0:
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 as PyMuPDF's blocks give them
+
+
+def _grid_span(low: float, high: float, origin: float, size: float) -> tuple[int, int]:
+    return round((low - origin) / size * GRID), round((high - origin) / size * GRID)
+
+
+def _union_fraction(boxes: list[Box], page_rect: pymupdf.Rect) -> float:
+    """Share of the page covered by the union of ``boxes`` (mosaic tiles must not add up).
+
+    Plain float arithmetic: a ``pymupdf.Rect`` per box costs more than the estimate itself
+    on pages of thousands of tiny OCR blocks.
+    """
+    px0, py0, px1, py1 = page_rect.x0, page_rect.y0, page_rect.x1, page_rect.y1
+    width, height = px1 - px0, py1 - py0
+    if not boxes or width <= 0 or height <= 0:
         return 0.0
-    grid = np.zeros((GRID, GRID), dtype=bool)
-    for rect in rects:
-        clipped = pymupdf.Rect(rect) & page_rect
-        if clipped.is_empty:
+    cells: list[tuple[int, int, int, int]] = []
+    for bx0, by0, bx1, by1 in boxes:
+        x0, y0, x1, y1 = max(bx0, px0), max(by0, py0), min(bx1, px1), min(by1, py1)
+        if x1 <= x0 or y1 <= y0:
             continue
-        x0 = round((clipped.x0 - page_rect.x0) / width * GRID)
-        x1 = round((clipped.x1 - page_rect.x0) / width * GRID)
-        y0 = round((clipped.y0 - page_rect.y0) / height * GRID)
-        y1 = round((clipped.y1 - page_rect.y0) / height * GRID)
-        grid[y0:y1, x0:x1] = True
+        gx0, gx1 = _grid_span(x0, x1, px0, width)
+        gy0, gy1 = _grid_span(y0, y1, py0, height)
+        cells.append((gx0, gy0, gx1, gy1))
+    if not cells:
+        return 0.0
+    if len(cells) == 1:  # a scan is usually one image: its grid area, without numpy
+        gx0, gy0, gx1, gy1 = cells[0]
+        return max(gx1 - gx0, 0) * max(gy1 - gy0, 0) / (GRID * GRID)
+    grid = np.zeros((GRID, GRID), dtype=bool)
+    for gx0, gy0, gx1, gy1 in cells:
+        grid[gy0:gy1, gx0:gx1] = True
     return float(grid.mean())
 
 
@@ -104,23 +123,44 @@ def _invisible_chars(page: pymupdf.Page, chars: int) -> int:
     return count
 
 
-def _extract(page: pymupdf.Page) -> tuple[list[Any], list[pymupdf.Rect], bool]:
-    """Text blocks in reading order plus image rectangles, from one extraction pass."""
+@dataclass(slots=True)
+class PageText:
+    """One page's extraction: text blocks in reading order, image rectangles, page rect.
+
+    The blocks are PyMuPDF's own tuples ``(x0, y0, x1, y1, text, block_no, type)``, kept
+    whole so later steps can use their rectangles.
+    """
+
+    blocks: list[Any]
+    images: list[Box]
+    rect: pymupdf.Rect
+
+
+_READING_ORDER = operator.itemgetter(3, 0)  # PyMuPDF's sort=True order, without a lambda
+
+
+def _extract(page: pymupdf.Page) -> PageText:
+    """Text blocks, image rectangles and the page rect from one text extraction."""
     # Image blocks carry only placement (MuPDF does not decode them here), so one pass
-    # yields both the text and the image rectangles the decision needs.
-    raw = page.get_text("blocks", flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_IMAGES, sort=True)
+    # yields both the text and the image rectangles the decision needs. The text page's
+    # rect is the page's bound, without a second call into MuPDF.
+    textpage = page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_IMAGES)
+    raw = textpage.extractBLOCKS()
+    raw.sort(key=_READING_ORDER)
+    rect = textpage.rect
     text_blocks = [b for b in raw if b[6] == 0]
-    images = [pymupdf.Rect(b[:4]) for b in raw if b[6] == 1]
-    return text_blocks, images, bool(images)
+    if len(text_blocks) == len(raw):
+        return PageText(text_blocks, [], rect)
+    return PageText(text_blocks, [b[:4] for b in raw if b[6] == 1], rect)
 
 
-def _decide(
-    page: pymupdf.Page, text_blocks: list[Any], images: list[pymupdf.Rect], has_images: bool
-) -> OcrDecision:
-    if not has_images:
+def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
+    text_blocks, images = extracted.blocks, extracted.images
+    if not images:
         return OcrDecision(False, "text_layer" if text_blocks else "blank")
-    chars = _visible_chars("".join(b[4] for b in text_blocks))
-    coverage = _union_fraction(images, page.rect)
+    text = "".join(b[4] for b in text_blocks)
+    chars = _visible_chars(text)
+    coverage = _union_fraction(images, extracted.rect)
     if coverage < PARTIAL_SCAN_COVERAGE:
         return OcrDecision(False, "text_layer" if chars else "blank", coverage, chars)
     if coverage < SCAN_COVERAGE:
@@ -129,11 +169,11 @@ def _decide(
     invisible = _invisible_chars(page, chars) if chars >= HIDDEN_LAYER_CHARS else 0
     visible = chars - invisible
     if invisible >= HIDDEN_LAYER_CHARS:
-        sample = "".join(b[4] for b in text_blocks)[:HIDDEN_LAYER_SAMPLE_CHARS]
-        if page_quality([sample]) < HIDDEN_LAYER_MIN_QUALITY:
+        sample = text[:HIDDEN_LAYER_SAMPLE_CHARS]
+        if not page_quality_reaches([sample], HIDDEN_LAYER_MIN_QUALITY):
             return OcrDecision(True, "garbled_hidden_layer", coverage, visible, invisible)
         return OcrDecision(False, "hidden_text_layer", coverage, visible, invisible)
-    text_area = _union_fraction([pymupdf.Rect(b[:4]) for b in text_blocks], page.rect)
+    text_area = _union_fraction([b[:4] for b in text_blocks], extracted.rect)
     if visible >= REAL_TEXT_CHARS or text_area >= REAL_TEXT_AREA:
         return OcrDecision(False, "text_over_image", coverage, visible, invisible)
     reason = "scan_with_footer_text" if visible else "scanned_image"
@@ -147,7 +187,7 @@ def decide_page_ocr(page: pymupdf.Page) -> OcrDecision:
     visible characters and the area their blocks cover (a watermark over real text keeps
     the text), and an invisible OCR layer (used as is, no OCR, unless it is garbled).
     """
-    return _decide(page, *_extract(page))
+    return _decide(page, _extract(page))
 
 
 def page_needs_ocr(page: pymupdf.Page) -> bool:
@@ -182,17 +222,23 @@ def _open_pdf(path: Path, limits: ParseLimits) -> pymupdf.Document:
 
 
 def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
-    raw, images, has_images = _extract(page)
-    decision = _decide(page, raw, images, has_images)
+    extracted = _extract(page)
+    decision = _decide(page, extracted)
     if decision.needs_ocr:
         # The OCR stage supplies this page's text; a stray footer line would duplicate it.
         return [], decision
     number = page.number + 1 if page.number is not None else 1
+    rect = extracted.rect
+    # The block tuples already carry their rectangle: keeping it costs no extra pass.
+    frame = PageFrame(rect.width, rect.height, "pt", 72)
+    x, y = rect.x0, rect.y0
+    page_number = PAGE_NUMBER_RE.match
     blocks = []
-    for item in raw:
+    for item in extracted.blocks:
         text = _clean_block_text(item[4])
-        if text and not PAGE_NUMBER_RE.match(text):
-            blocks.append(Block(text=text, page=number))
+        if text and not page_number(text):
+            box = (item[0] - x, item[1] - y, item[2] - x, item[3] - y)
+            blocks.append(Block(text, number, bbox=box, frame=frame))
     return blocks, decision
 
 

