@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from aceh_rag.platform.gateway.errors import GatewayError
 
+# The reason a person reads when our own code failed (never a traceback).
+INTERNAL_ERROR = "Kesalahan internal saat memproses dokumen"
+
 
 class StageError(Exception):
     permanent: bool = True

@@ -23,6 +23,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
+from ingestion.errors import StageError
 from ingestion.jobs import record_milestone
 from ingestion.models import (
     Chunk,
@@ -33,6 +34,7 @@ from ingestion.models import (
     ReviewAction,
     ReviewState,
 )
+from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
 from ingestion.pipeline.request import Milestone
 from ingestion.signals import job_settled_by_review
 
@@ -56,12 +58,6 @@ class ReviewOutcome:
     pending_left: int
     became_indexed: bool
     approved: int = 0  # chunks approved by this call (bulk approval)
-
-
-def _default_embedder() -> PassageEmbedder:
-    from ingestion.pipeline.embed import get_embedder
-
-    return get_embedder()
 
 
 def _clean(text: str) -> str:
@@ -205,16 +201,12 @@ def _embed(
     passages: Sequence[tuple[str, str]], embedder: PassageEmbedder | None
 ) -> list[tuple[list[float], str]]:
     """Vectors for (heading_path, text) pairs, embedded exactly as the pipeline does."""
-    from ingestion.pipeline.embed import embed_passages_cached, passage_text
-
     if not passages:
         return []
-    from ingestion.errors import StageError
-
     started = time.monotonic()
     texts = [passage_text(heading, text) for heading, text in passages]
     try:
-        engine = embedder or _default_embedder()
+        engine = embedder or get_embedder()
         vectors = embed_passages_cached(texts, engine)  # type: ignore[arg-type]
     except StageError as exc:
         # Gateway down, backpressure or a verdict: the reviewer reads why and tries again;

@@ -270,7 +270,7 @@ def partner_events_page(request: HttpRequest) -> HttpResponse:
         "lifecycle": lifecycle_rows(),
         "max_retries": settings.KAFKA_MAX_RETRIES,
         "backoff": settings.KAFKA_RETRY_BACKOFF_SECONDS,
-        "orphan_grace": f"{settings.KAFKA_ORPHAN_GRACE_SECONDS:g}",
+        "orphan_grace": f"{settings.JOB_STALE_SECONDS:g}",
         "drain_seconds": f"{settings.KAFKA_DRAIN_SECONDS:g}",
     }
     return render(request, "partner_events/docs.html", context)

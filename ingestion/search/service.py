@@ -44,6 +44,9 @@ from ingestion.legal.search import (
     unit_candidates,
 )
 from ingestion.links import safe_url
+from ingestion.pipeline import embed
+from ingestion.relations.read import hit_notes
+from ingestion.relations.references import Passage, references_for
 from ingestion.search import sql as search_sql
 from ingestion.search.lexical import bm25_candidates, query_lexemes
 from ingestion.search.query import (
@@ -152,8 +155,6 @@ def search(
 
 def _embed_query(text: str, embedder: QueryEmbedder | None) -> tuple[list[float], str] | None:
     """The query vector and its model id, or ``None`` when embeddings are unavailable now."""
-    from ingestion.pipeline import embed
-
     try:
         model = embedder if embedder is not None else embed.get_embedder()
         return model.embed_query(text, interactive=True), model.model_id
@@ -240,9 +241,6 @@ def repealed_last(
 
 def annotate(hits: list[SearchHit]) -> list[SearchHit]:
     """Amend/repeal notes and resolved cross-references on each hit."""
-    from ingestion.relations.read import hit_notes
-    from ingestion.relations.references import Passage, references_for
-
     notes = hit_notes({(h.source_type, h.source_key) for h in hits if h.in_force is not None})
     references = references_for(
         [Passage(h.chunk_id, h.document_id, h.heading_path, h.text) for h in hits]

@@ -30,6 +30,7 @@ from ingestion.models import (
 from ingestion.permissions import admin_required
 from ingestion.relations.graph import refresh_document
 from ingestion.relations.read import document_status as regulation_status
+from ingestion.storage import get_storage
 from ingestion.views.chunk_pages import page_context
 from ingestion.views.common import (
     is_htmx,
@@ -238,8 +239,6 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
 
 @login_required
 def document_download(request: HttpRequest, pk: UUID) -> FileResponse:
-    from ingestion.storage import get_storage
-
     document = get_object_or_404(
         Document.objects.only("storage_key", "file_name", "mime_type"), pk=pk
     )

@@ -11,6 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from ingestion.errors import StageError
 from ingestion.forms import SearchForm
 from ingestion.links import safe_url
+from ingestion.relations.references import unit_anchor
+from ingestion.search.query import SearchQuery
+from ingestion.search.service import search
 from ingestion.views.common import is_htmx, page
 
 log = logging.getLogger(__name__)
@@ -19,9 +22,6 @@ RESULT_LIMIT = 20
 
 
 def _run(data: dict[str, Any]) -> dict[str, Any]:
-    from ingestion.search.query import SearchQuery
-    from ingestion.search.service import search
-
     query = SearchQuery(
         text=data["q"],
         limit=RESULT_LIMIT,
@@ -41,8 +41,6 @@ def _run(data: dict[str, Any]) -> dict[str, Any]:
 
 def _linked(references: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each reference with the anchor of its unit on the document page."""
-    from ingestion.relations.references import unit_anchor
-
     return [{**ref, "anchor": unit_anchor(ref["unit"])} for ref in references]
 
 
@@ -54,8 +52,6 @@ def search_page(request: HttpRequest) -> HttpResponse:
         context["searched"] = True
         try:
             context.update(_run(form.cleaned_data))
-        except ImportError:
-            context["error"] = "Layanan pencarian belum tersedia di server ini."
         except StageError as exc:
             log.warning("search failed: %s", exc)
             context["error"] = exc.reason

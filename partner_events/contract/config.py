@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from ingestion.formats import DocumentFormat
@@ -97,8 +98,6 @@ class ContractConfig:
     @classmethod
     def from_settings(cls) -> ContractConfig:
         """Read the contract settings; raises ``ImproperlyConfigured`` on invalid values."""
-        from django.conf import settings
-
         return cls(
             filename_field=settings.PARTNER_FILENAME_FIELD,
             collection_aliases=settings.COLLECTION_ALIASES,

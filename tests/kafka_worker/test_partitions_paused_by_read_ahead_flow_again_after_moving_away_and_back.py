@@ -21,7 +21,7 @@ import pytest
 from confluent_kafka import Consumer
 
 from ingestion.models import IngestionJob, JobState
-from partner_events.worker import WAITING_LIMIT
+from partner_events.worker.loop import WAITING_LIMIT
 from tests.harness.fixtures import KafkaTopics, S3Bucket
 from tests.kafka_worker._support import (
     WorkerProcess,

@@ -48,19 +48,11 @@ class JobStatus(StrEnum):
     RESUBMITTED = "resubmitted"
 
 
-def format_gpu_queue_text(position: int | None, eta_ms: int | None) -> str:
-    """``Dalam antrean GPU — posisi N (±X menit)``; minutes rounded up, at least 1."""
-    text = "Dalam antrean GPU"
-    if position is not None:
-        text += f" — posisi {position}"
-    if eta_ms is not None:
-        text += f" (±{max(1, math.ceil(eta_ms / 60_000))} menit)"
-    return text
-
-
 @dataclass(frozen=True, slots=True)
 class QueueState:
-    """What on_queue receives: enough for the job row to tell a person where things stand."""
+    """What on_queue receives: enough for the job row to tell a person where things stand.
+
+    Data only: the words are the app's (``ingestion.queue_text.gateway_queue_text``)."""
 
     status: JobStatus
     job_id: str | None = None
@@ -71,20 +63,6 @@ class QueueState:
     queue_depth: int | None = None
     retry_after_s: float | None = None
     waited_ms: int = 0
-
-    @property
-    def text(self) -> str:
-        if self.status is JobStatus.BACKPRESSURE:
-            depth = f", {self.queue_depth} dalam antrean" if self.queue_depth is not None else ""
-            wait = math.ceil(self.retry_after_s or 0)
-            return f"Gateway GPU penuh — menunggu {wait} detik{depth}"
-        if self.status is JobStatus.PROCESSING:
-            stage = f" — {self.stage}" if self.stage else ""
-            progress = f" ({round(self.progress * 100)}%)" if self.progress is not None else ""
-            return f"Diproses GPU{stage}{progress}"
-        if self.status in (JobStatus.QUEUED, JobStatus.RESUBMITTED):
-            return format_gpu_queue_text(self.position, self.eta_ms)
-        return str(self.status)
 
 
 def ocr_payload(pages: list[tuple[int, bytes]]) -> list[dict[str, Any]]:

@@ -94,6 +94,7 @@ class LineSignals:
 
 @cache
 def _root_words() -> frozenset[str]:
+    # Imported here: the stemmer's dictionary is large; loaded on first use only.
     import Sastrawi
 
     path = Path(Sastrawi.__file__).parent.joinpath(*_DICT_PATH)
@@ -104,6 +105,7 @@ def _root_words() -> frozenset[str]:
 
 @cache
 def _stemmer() -> object:
+    # Imported here: the stemmer's dictionary is large; loaded on first use only.
     from Sastrawi.Stemmer.StemmerFactory import StemmerFactory
 
     return StemmerFactory().create_stemmer()

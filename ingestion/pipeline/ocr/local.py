@@ -76,6 +76,7 @@ class PageReading:
 
 
 def model_dir() -> Path:
+    # Imported here: RapidOCR loads ONNX runtime; gateway installs never need it.
     import rapidocr
 
     return Path(rapidocr.__file__).parent / "models"
@@ -83,6 +84,7 @@ def model_dir() -> Path:
 
 def build_rapidocr(threads: int | None = None) -> Any:
     """A RapidOCR instance on the bundled models, direction classifier off."""
+    # Imported here: RapidOCR loads ONNX runtime; gateway installs never need it.
     from rapidocr import RapidOCR
 
     models = model_dir()
@@ -324,6 +326,7 @@ def _missed_ink(bgr: np.ndarray, rows: list[list[_Box]], skew: float) -> list[fl
     The ink map is deskewed so a row is a horizontal band; a median filter drops scanner
     specks first, so what remains is strokes the detector did not put in any box.
     """
+    # Imported here: OpenCV is heavy and only the local engine uses it.
     import cv2
 
     gray = cv2.medianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), 3)

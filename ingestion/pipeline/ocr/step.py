@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from aceh_rag.platform.gateway.jobs import QueueState
 from ingestion.pipeline.base import Block
 from ingestion.pipeline.ocr import factory
 from ingestion.pipeline.ocr.images import PageImage
 from ingestion.pipeline.ocr.layout import ocr_page_to_blocks
-from ingestion.pipeline.request import CompositeObserver, Milestone
+from ingestion.pipeline.request import PROGRESS, CompositeObserver, Milestone
 from ingestion.pipeline.retry import RetryPolicy, with_retries
+from ingestion.queue_text import gateway_queue_text
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,7 @@ def run_ocr(
     policy: RetryPolicy,
     dpi: int,
     max_pixels: int | None,
-    progress: tuple[int, int] = (25, 45),
+    progress: tuple[int, int] = (PROGRESS[Milestone.OCR_PENDING], PROGRESS[Milestone.OCR]),
     sleep: Callable[[float], None] = time.sleep,
 ) -> OcrOutcome:
     engine = factory.get_ocr_engine()
@@ -69,9 +71,8 @@ def run_ocr(
     reading = [0]  # the page being read, for on_queue
 
     def on_queue(state: Any) -> None:
-        text = getattr(state, "text", None)
-        if text:
-            observer.status(str(text))
+        if isinstance(state, QueueState):
+            observer.status(gateway_queue_text(state))
         waited = getattr(state, "waited_ms", None)
         if isinstance(waited, int):
             queue_ms[reading[0]] = max(queue_ms.get(reading[0], 0), waited)

@@ -8,10 +8,10 @@ for every record: a pause drops librdkafka's prefetch and the refetch costs late
 Every Kafka call stays on the main thread; every database call on the other one.
 
 Offsets are committed by the worker (``enable.auto.commit=false``) once a record's outcome
-is saved, at the position :class:`~partner_events.worker_offsets.OffsetTracker` allows: a
+is saved, at the position :class:`~partner_events.worker.offsets.OffsetTracker` allows: a
 ``deferred`` record holds its partition's commit until its job — saved in Postgres with
 the event — is re-run by this or another worker and reaches an outcome. Between records
-the same thread runs the chores of :mod:`partner_events.worker_jobs` and drains the
+the same thread runs the chores of :mod:`partner_events.worker.jobs` and drains the
 stage-event outbox.
 
 Rebalances: a partition being revoked while its record runs waits for it (bounded) and
@@ -34,14 +34,15 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 from django.db import close_old_connections, connections
 
 from partner_events.handler import ConsumerOutcome, HandleOutcome, handle_record
 from partner_events.outbox import drain_pending
 from partner_events.publisher import Publisher
-from partner_events.worker_config import WorkerConfig, consumer_config
-from partner_events.worker_jobs import reclaim_orphans, resolved_jobs, retry_deferred
-from partner_events.worker_metrics import (
+from partner_events.worker.config import WorkerConfig, consumer_config
+from partner_events.worker.jobs import reclaim_orphans, resolved_jobs, retry_deferred
+from partner_events.worker.metrics import (
     COMMITS,
     CONSUMER_LAG,
     DEFERRED_RERUNS,
@@ -50,8 +51,8 @@ from partner_events.worker_metrics import (
     RECORD_SECONDS,
     RECORDS,
 )
-from partner_events.worker_offsets import OffsetTracker, TopicPartitionKey
-from partner_events.worker_stall import StallWatch
+from partner_events.worker.offsets import OffsetTracker, TopicPartitionKey
+from partner_events.worker.stall import StallWatch
 
 log = logging.getLogger("partner_events.worker")
 
@@ -66,8 +67,6 @@ WAITING_LIMIT = 50
 
 
 def _rebalancing_codes() -> frozenset[int]:
-    from confluent_kafka import KafkaError
-
     return frozenset(
         {
             KafkaError.ILLEGAL_GENERATION,
@@ -104,7 +103,6 @@ class Task:
 class Chores:
     orphans: list[str] = field(default_factory=list)
     rerun: HandleOutcome | None = None
-    drained: int = 0
     resolved: set[str] = field(default_factory=set)
 
 
@@ -147,15 +145,13 @@ def _run_chores(config: WorkerConfig, publisher: Publisher, held: set[str], reru
     chores = Chores(orphans=reclaim_orphans(config.orphan_grace_s))
     if rerun:
         chores.rerun = retry_deferred(publisher, config.deferred_retry_s)
-    chores.drained = drain_pending(publisher, DRAIN_LIMIT)
+    drain_pending(publisher, DRAIN_LIMIT)
     chores.resolved = resolved_jobs(held)
     return chores
 
 
 class KafkaWorker:
     def __init__(self, config: WorkerConfig, publisher: Publisher, stop: StopFlag) -> None:
-        from confluent_kafka import Consumer
-
         self.config = config
         self.publisher = publisher
         self.stop = stop
@@ -333,8 +329,6 @@ class KafkaWorker:
     # --- partitions ----------------------------------------------------------------------
 
     def _partitions(self, keys: set[TopicPartitionKey]) -> list[Any]:
-        from confluent_kafka import TopicPartition
-
         return [TopicPartition(topic, partition) for topic, partition in sorted(keys)]
 
     def _pause(self) -> None:
@@ -381,8 +375,6 @@ class KafkaWorker:
 
     def _forget(self, consumer: Any, partitions: list[Any]) -> None:
         """A partition leaves resumed: a pause must not outlive this assignment."""
-        from confluent_kafka import KafkaException
-
         keys = {_key(p) for p in partitions}
         if partitions:
             try:
@@ -415,8 +407,6 @@ class KafkaWorker:
     def _commit_due(
         self, keys: set[TopicPartitionKey] | None = None, *, sync: bool = False
     ) -> None:
-        from confluent_kafka import KafkaException, TopicPartition
-
         due = self.tracker.due(self.assigned if keys is None else keys & self.assigned)
         if not due:
             return
@@ -454,8 +444,6 @@ class KafkaWorker:
             self.tracker.commit_failed(_key(partition))
 
     def _update_lag(self) -> None:
-        from confluent_kafka import KafkaException
-
         partitions = self._partitions(self.assigned)
         if not partitions:
             return

@@ -20,7 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from ingestion.models import IngestionJob, JobOrigin, JobState
-from partner_events.handler import HandleOutcome, handle_stored_job, job_lock_key, lock_is_free
+from ingestion.pipeline.locks import held_elsewhere
+from partner_events.handler import HandleOutcome, handle_stored_job, job_lock_key
 from partner_events.publisher import Publisher
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ def reclaim_orphans(grace_s: float, limit: int = 20) -> list[str]:
     reclaimed: list[str] = []
     for job in stale:
         key = job_lock_key(job)
-        if key and not lock_is_free(key):
+        if key and held_elsewhere(key):
             continue  # a live worker holds the document: a long run, not a crash
         with transaction.atomic():
             updated = IngestionJob.objects.filter(

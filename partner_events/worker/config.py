@@ -15,6 +15,9 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from confluent_kafka import KafkaException
+from confluent_kafka.admin import AdminClient
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from partner_events.status import validate_stage_topics
@@ -50,8 +53,6 @@ class WorkerConfig:
 
     @classmethod
     def from_settings(cls, **overrides: Any) -> WorkerConfig:
-        from django.conf import settings
-
         config = cls(
             enabled=bool(settings.KAFKA_ENABLED),
             bootstrap=str(settings.KAFKA_BOOTSTRAP_SERVERS),
@@ -64,7 +65,7 @@ class WorkerConfig:
             metrics_port=int(settings.KAFKA_METRICS_PORT),
             security=dict(settings.KAFKA_SECURITY),
             deferred_retry_s=float(settings.KAFKA_DEFERRED_RETRY_SECONDS),
-            orphan_grace_s=float(settings.KAFKA_ORPHAN_GRACE_SECONDS),
+            orphan_grace_s=float(settings.JOB_STALE_SECONDS),
             session_timeout_ms=int(settings.KAFKA_SESSION_TIMEOUT_MS),
             stall_s=float(settings.KAFKA_PARTITION_STALL_SECONDS),
         )
@@ -109,9 +110,6 @@ def destination_topics(config: WorkerConfig) -> dict[str, str]:
 
 def broker_topics(config: WorkerConfig) -> set[str]:
     """Topic names the broker reports (no auto-create: metadata for all topics only)."""
-    from confluent_kafka import KafkaException
-    from confluent_kafka.admin import AdminClient
-
     admin = AdminClient({"bootstrap.servers": config.bootstrap, **config.security})
     try:
         metadata = admin.list_topics(timeout=config.admin_timeout_s)

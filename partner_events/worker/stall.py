@@ -16,12 +16,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from partner_events.worker_metrics import (
+from partner_events.worker.metrics import (
     PARTITION_SINCE_PROGRESS,
     PARTITION_STALLS,
     clear_partition,
 )
-from partner_events.worker_offsets import TopicPartitionKey
+from partner_events.worker.offsets import TopicPartitionKey
 
 log = logging.getLogger("partner_events.worker")
 
