@@ -313,6 +313,9 @@ class IngestionJob(models.Model):
     Kafka jobs carry the partner's ``jobId`` (unique: durable dedupe across restarts); admin
     uploads have none. ``payload`` keeps the original event (or upload metadata) for replay.
     ``status_text`` is the human line shown while waiting (queue position, GPU queue).
+    ``kafka_record`` names the record (``topic:partition:offset``) of the last Kafka
+    delivery, so reading that same record again (its commit was lost to a crash or a
+    rebalance) is told apart from the partner re-publishing a failed jobId.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -329,6 +332,7 @@ class IngestionJob(models.Model):
     status_text = models.CharField(max_length=300, blank=True, default="")
     payload = models.JSONField(default=dict, blank=True)
     lock_key = models.CharField(max_length=600, blank=True, default="")
+    kafka_record = models.CharField(max_length=300, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

@@ -8,7 +8,9 @@ same function synchronously.
 
 Dedupe (beyond the contract's in-process store, durable across restarts): a jobId whose
 last delivery ended done / needs_review / skipped is never processed again and emits
-nothing; a failed one is processed again (the partner's retry path); a ``processing`` one
+nothing; a failed one is processed again (the partner's retry path) unless this is the
+very Kafka record that failed it, read again because its commit was lost (a crash or a
+rebalance between the saved outcome and the commit); a ``processing`` one
 with a stale heartbeat and a free document lock is a crash leftover and is processed
 again; a ``processing`` one with a fresh heartbeat or a held document lock belongs to
 another worker right now, so this delivery is deferred without touching the row.
@@ -57,6 +59,7 @@ log = logging.getLogger(__name__)
 
 ALREADY_PROCESSED = "jobId sudah diproses sebelumnya; tidak ada event baru"
 BUSY = "jobId sedang diproses oleh worker lain"
+SAME_RECORD = "rekaman Kafka yang sama dibaca ulang; hasil sebelumnya tetap berlaku"
 
 
 class ConsumerOutcome(StrEnum):
@@ -141,7 +144,12 @@ def _still_running(job: IngestionJob, now: Any) -> bool:
     return bool(key) and held_elsewhere(key)
 
 
-def _refusal(job: IngestionJob, partner_job_id: str, now: Any) -> HandleOutcome | None:
+def _refusal(job: IngestionJob, partner_job_id: str, now: Any, record: str) -> HandleOutcome | None:
+    if record and job.state == JobState.FAILED and job.kafka_record == record:
+        log.info("job %s failed from record %s; read again, ignored", partner_job_id, record)
+        return HandleOutcome(
+            ConsumerOutcome.SKIPPED, partner_job_id, job, job.document_id, SAME_RECORD
+        )
     if job.state in FINAL_JOB_STATES:
         log.info("job %s already ended %s; redelivery ignored", partner_job_id, job.state)
         return HandleOutcome(
@@ -153,8 +161,12 @@ def _refusal(job: IngestionJob, partner_job_id: str, now: Any) -> HandleOutcome 
     return None
 
 
-def claim_job(partner_job_id: str, *, payload: Any, lock_key: str) -> Claim:
-    """Create or take over the job row for this delivery (row lock / unique constraint)."""
+def claim_job(partner_job_id: str, *, payload: Any, lock_key: str, record: str = "") -> Claim:
+    """Create or take over the job row for this delivery (row lock / unique constraint).
+
+    ``record`` is the Kafka record's ``topic:partition:offset`` ("" for a re-run from the
+    database, which keeps the one stored).
+    """
     now = timezone.now()
     fields = fresh_run(
         state=JobState.PROCESSING,
@@ -164,6 +176,8 @@ def claim_job(partner_job_id: str, *, payload: Any, lock_key: str) -> Claim:
         heartbeat_at=now,
         finished_at=None,
     )
+    if record:
+        fields["kafka_record"] = record[:300]
     with transaction.atomic():
         job = IngestionJob.objects.select_for_update().filter(partner_job_id=partner_job_id).first()
         if job is None:
@@ -175,7 +189,7 @@ def claim_job(partner_job_id: str, *, payload: Any, lock_key: str) -> Claim:
                 return Claim(created)
             except IntegrityError:  # another worker created it first
                 job = IngestionJob.objects.select_for_update().get(partner_job_id=partner_job_id)
-        refused = _refusal(job, partner_job_id, now)
+        refused = _refusal(job, partner_job_id, now, record[:300])
         if refused is not None:
             return Claim(job, refused)
         fields["attempts"] = job.attempts + 1
@@ -273,11 +287,14 @@ def _ensure_final(job: IngestionJob, observer: StageEventObserver, result: Inges
     )
 
 
-def handle_record(raw: bytes, *, publisher: Publisher) -> HandleOutcome:
-    """Process one doc.uploaded record value; see the module docstring."""
+def handle_record(raw: bytes, *, publisher: Publisher, record: str = "") -> HandleOutcome:
+    """Process one doc.uploaded record value; see the module docstring.
+
+    ``record``: the Kafka record's ``topic:partition:offset`` when it came from Kafka.
+    """
     started = time.monotonic()
     verdict = validate_doc_uploaded(raw, ContractConfig.from_settings())
-    outcome = _handle(raw, verdict, publisher)
+    outcome = _handle(raw, verdict, publisher, record)
     log.info(
         "doc.uploaded %s: %s (%s) in %.2fs",
         outcome.job_id or "-",
@@ -288,7 +305,7 @@ def handle_record(raw: bytes, *, publisher: Publisher) -> HandleOutcome:
     return outcome
 
 
-def _handle(raw: bytes, verdict: Verdict, publisher: Publisher) -> HandleOutcome:
+def _handle(raw: bytes, verdict: Verdict, publisher: Publisher, delivery: str) -> HandleOutcome:
     if verdict.job_id is None:
         # Nothing to correlate with: the contract's "rekonsiliasi operator" case.
         log.warning("doc.uploaded without a usable jobId rejected: %s", verdict.error)
@@ -296,7 +313,7 @@ def _handle(raw: bytes, verdict: Verdict, publisher: Publisher) -> HandleOutcome
     payload, _error = decode_payload(raw)
     record = verdict.normalized
     lock_key = record.lock_key if record is not None else ""
-    claim = claim_job(verdict.job_id, payload=payload, lock_key=lock_key)
+    claim = claim_job(verdict.job_id, payload=payload, lock_key=lock_key, record=delivery)
     if claim.refused is not None:
         return claim.refused
     if verdict.outcome is not VerdictOutcome.ACCEPT or record is None:

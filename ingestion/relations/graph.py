@@ -64,6 +64,21 @@ def is_current(document: Document) -> bool:
     return current is not None and current.pk == document.pk
 
 
+def current_among(documents: Iterable[Document]) -> set[object]:
+    """The pks of those documents that are their regulation's current edition (one lookup
+    per regulation, however many of its relations are being read)."""
+    by_regulation: dict[RegulationId, Document | None] = {}
+    current: set[object] = set()
+    for document in documents:
+        rid = regulation_id(document)
+        if rid not in by_regulation:
+            by_regulation[rid] = current_edition(rid)
+        edition = by_regulation[rid]
+        if edition is not None and edition.pk == document.pk:
+            current.add(document.pk)
+    return current
+
+
 # --- reading the stored text -----------------------------------------------------------
 
 
@@ -219,7 +234,9 @@ def repealed_by(rid: RegulationId) -> list[RegulationRelation]:
     relations = RegulationRelation.objects.filter(
         kind=RelationKind.REPEALS, target_document__in=editions(rid)
     ).select_related("source_document")
-    return [r for r in relations if is_current(r.source_document)]
+    found = list(relations)
+    current = current_among(r.source_document for r in found)
+    return [r for r in found if r.source_document_id in current]
 
 
 def recompute_in_force(rid: RegulationId) -> bool | None:

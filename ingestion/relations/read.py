@@ -14,9 +14,9 @@ from ingestion.legal.in_force import InForceSource, partner_in_force
 from ingestion.models import Document, RegulationRelation, RelationKind
 from ingestion.relations.graph import (
     RegulationId,
+    current_among,
     current_edition,
     editions,
-    is_current,
     regulation_id,
 )
 
@@ -86,13 +86,14 @@ def document_relations(document: Document, current: Document | None = None) -> l
     one query."""
     rid = regulation_id(document)
     current = current or current_edition(rid) or document
-    rows = (
+    rows = list(
         RegulationRelation.objects.filter(
             Q(source_document=current) | Q(target_document__in=editions(rid))
         )
         .select_related("source_document")
         .order_by("kind", "id")
     )
+    sources = current_among(r.source_document for r in rows if r.source_document_id != current.pk)
     outgoing: list[RelationView] = []
     incoming: list[RelationView] = []
     for r in rows:
@@ -106,7 +107,7 @@ def document_relations(document: Document, current: Document | None = None) -> l
                     evidence=r.evidence,
                 )
             )
-        elif is_current(r.source_document):
+        elif r.source_document_id in sources:
             incoming.append(
                 RelationView(
                     kind=REVERSE[RelationKind(r.kind)],
@@ -155,9 +156,11 @@ def hit_notes(regulations: Iterable[RegulationId]) -> dict[RegulationId, HitNote
     relations = RegulationRelation.objects.filter(keys).select_related(
         "source_document", "target_document"
     )
+    found = list(relations)
+    sources = current_among(r.source_document for r in found)
     notes: dict[RegulationId, HitNotes] = defaultdict(HitNotes)
-    for relation in relations:
-        if relation.target_document is None or not is_current(relation.source_document):
+    for relation in found:
+        if relation.target_document is None or relation.source_document_id not in sources:
             continue
         note = notes[regulation_id(relation.target_document)]
         citation = citation_of(relation.source_document)

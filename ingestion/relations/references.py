@@ -52,7 +52,8 @@ class _Wanted:
 def references_for(passages: Sequence[Passage]) -> dict[int, list[dict[str, Any]]]:
     """``{chunk_id: [{"label", "chunkId", "unit", "documentId", "citation", "span"}]}``."""
     ayats = _ayat_spans([p.chunk_id for p in passages])
-    wanted = [w for p in passages for w in _read(p, ayats.get(p.chunk_id, []))]
+    regulations: dict[tuple[str, ...], str | None] = {}
+    wanted = [w for p in passages for w in _read(p, ayats.get(p.chunk_id, []), regulations)]
     units = _units(wanted)
     result: dict[int, list[dict[str, Any]]] = {p.chunk_id: [] for p in passages}
     for item in wanted:
@@ -87,7 +88,11 @@ def _ayat_of(passage: Passage, spans: list[tuple[int, int, str]], offset: int) -
     return inside[-1] if inside else ayat_at(passage.text, offset)
 
 
-def _read(passage: Passage, ayats: list[tuple[int, int, str]]) -> list[_Wanted]:
+def _read(
+    passage: Passage,
+    ayats: list[tuple[int, int, str]],
+    regulations: dict[tuple[str, ...], str | None],
+) -> list[_Wanted]:
     pasal = pasal_of_path(passage.heading_path)
     found: list[_Wanted] = []
     for ref in find_references(passage.text)[:MAX_PER_RESULT]:
@@ -96,7 +101,10 @@ def _read(passage: Passage, ayats: list[tuple[int, int, str]]) -> list[_Wanted]:
             continue
         document_id: str | None = passage.document_id
         if ref.regulation is not None:
-            document_id = _regulation_document(ref)
+            key = ref.regulation.key
+            if key not in regulations:
+                regulations[key] = _regulation_document(ref)
+            document_id = regulations[key]
         found.append(_Wanted(passage, ref, address, document_id))
     return found
 

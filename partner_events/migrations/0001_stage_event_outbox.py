@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     initial = True
 
-    dependencies = [("ingestion", "0010_stage_event_leaves_ingestion")]
+    dependencies = [("ingestion", "0011_stage_event_leaves_ingestion")]
 
     operations = [
         migrations.SeparateDatabaseAndState(

@@ -135,9 +135,9 @@ def _logged(callback: Callable[[Any, list[Any]], None]) -> Callable[[Any, list[A
     return run
 
 
-def _run_record(raw: bytes, publisher: Publisher) -> HandleOutcome:
+def _run_record(raw: bytes, publisher: Publisher, record: str) -> HandleOutcome:
     close_old_connections()  # a connection Postgres dropped while idle is replaced
-    return handle_record(raw, publisher=publisher)
+    return handle_record(raw, publisher=publisher, record=record)
 
 
 def _run_chores(config: WorkerConfig, publisher: Publisher, held: set[str], rerun: bool) -> Chores:
@@ -246,7 +246,8 @@ class KafkaWorker:
 
     def _start_record(self, message: Any) -> None:
         self.tracker.start(_tp(message), message.offset())
-        future = self.executor.submit(_run_record, message.value() or b"", self.publisher)
+        record = f"{message.topic()}:{message.partition()}:{message.offset()}"
+        future = self.executor.submit(_run_record, message.value() or b"", self.publisher, record)
         self.task = Task(future, time.monotonic(), message)
         self.last_was_record = True
 
@@ -444,30 +445,33 @@ class KafkaWorker:
             self.tracker.commit_failed(_key(partition))
 
     def _update_lag(self) -> None:
+        """Per partition, the lag from the commit position (the metric) and what is still
+        unread from the fetch position (the stall detector's: a deferred record holding
+        the commit keeps the lag up while nothing is left to read)."""
         partitions = self._partitions(self.assigned)
         if not partitions:
             return
         now = time.monotonic()
         try:
             positions = self.consumer.position(partitions)
-            known = [(p, self._current(p)) for p in positions]
-            unknown = [p for p, current in known if current is None]
-            # Never fetched (e.g. paused since its assignment): the group's commit says
-            # where it starts, or the low watermark without one (auto.offset.reset=earliest).
+            fetched = [p for p in positions if p.offset is not None and p.offset >= 0]
+            # Never fetched (e.g. paused since its assignment): it starts at the group's
+            # commit, or at the low watermark without one (auto.offset.reset=earliest).
+            unknown = [p for p in positions if p.offset is None or p.offset < 0]
             starts = self.consumer.committed(unknown, timeout=1.0) if unknown else []
-            for partition, current in known:
-                if current is not None:
-                    self._sample(partition, current, now)
-            for start in starts:
-                self._sample(start, start.offset if start.offset >= 0 else None, now)
+            for partition in [*fetched, *starts]:
+                self._sample(partition, now)
         except KafkaException as exc:
             log.debug("kafka worker: lag not measured: %s", exc)
 
-    def _sample(self, partition: Any, current: int | None, now: float) -> None:
+    def _sample(self, partition: Any, now: float) -> None:
         low, high = self.consumer.get_watermark_offsets(partition, timeout=1.0)
-        lag = max(0, high - (low if current is None else current))
+        offset = partition.offset
+        unread = max(0, high - (offset if offset is not None and offset >= 0 else low))
+        current = self._current(partition)
+        lag = unread if current is None else max(0, high - current)
         CONSUMER_LAG.labels(partition.topic, str(partition.partition)).set(lag)
-        self.watch.sampled(_key(partition), lag, now)
+        self.watch.sampled(_key(partition), unread, now)
 
     def _current(self, position: Any) -> int | None:
         """The next offset this worker will handle on the partition, when known."""

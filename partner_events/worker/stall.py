@@ -3,12 +3,13 @@
 The worker pauses its partitions past the read-ahead limit and resumes them when the
 queue is empty; librdkafka keeps a pause across revoke/loss and re-assignment, which once
 left a partition paused for good while the worker sat idle. The root cause is handled in
-the worker's rebalance callbacks; this is the second line: a partition with records to
-read (lag > 0) that made no progress for ``stall_s`` while the worker had nothing else to
-do is logged as an error, counted and resumed, so a stall can never again be silent.
+the worker's rebalance callbacks; this is the second line: a partition with records left
+to read that made no progress for ``stall_s`` while the worker had nothing else to do is
+logged as an error, counted and resumed, so a stall can never again be silent.
 
-Progress means a record of the partition was fetched or finished. Lag is the sampled
-high watermark minus the worker's position (see ``KafkaWorker._update_lag``).
+Progress means a record of the partition was fetched or finished. The lag that counts
+here is the sampled high watermark minus the fetch position (see
+``KafkaWorker._update_lag``): a deferred record holding the commit is not a stall.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ log = logging.getLogger("partner_events.worker")
 @dataclass(slots=True)
 class PartitionProgress:
     since: float  # monotonic time of the last progress (or of the assignment)
-    lag: int | None = None  # the last sample; None until measured
+    unread: int | None = None  # records past the fetch position, last sample
 
 
 class StallWatch:
@@ -51,11 +52,11 @@ class StallWatch:
         if part is not None:
             part.since = now
 
-    def sampled(self, key: TopicPartitionKey, lag: int, now: float) -> None:
+    def sampled(self, key: TopicPartitionKey, unread: int, now: float) -> None:
         part = self.partitions.get(key)
         if part is None:
             return
-        part.lag = lag
+        part.unread = unread
         PARTITION_SINCE_PROGRESS.labels(key[0], str(key[1])).set(round(now - part.since, 3))
 
     def stalled(self, now: float, idle_for: float) -> list[TopicPartitionKey]:
@@ -69,13 +70,13 @@ class StallWatch:
         found: list[TopicPartitionKey] = []
         for key, part in sorted(self.partitions.items()):
             quiet = now - part.since
-            if not part.lag or quiet < self.stall_s:
+            if not part.unread or quiet < self.stall_s:
                 continue
             log.error(
-                "kafka worker: partition %s[%s] stalled: lag %s, no progress for %.0fs "
+                "kafka worker: partition %s[%s] stalled: %s records unread, no progress for %.0fs "
                 "while the worker was idle %.0fs; resuming it",
                 *key,
-                part.lag,
+                part.unread,
                 quiet,
                 idle_for,
             )

@@ -23,7 +23,7 @@ from partner_events.publisher import NullPublisher
 from partner_events.worker.config import WorkerConfig
 from partner_events.worker.loop import KafkaWorker, StopFlag
 from tests.harness.fixtures import KafkaTopics
-from tests.kafka_worker._support import produce, wait_committed
+from tests.kafka_worker.helpers import produce, wait_committed
 
 pytestmark = pytest.mark.kafka
 STALL_S = 2.0
@@ -95,5 +95,5 @@ def test_a_partition_left_paused_is_reported_and_resumed_after_the_stall_time(
     assert max(lags) == RECORDS
     assert max(quiet) >= STALL_S * 0.9
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
-    assert len(errors) == 1 and "stalled: lag 3" in errors[0].getMessage()
+    assert len(errors) == 1 and "stalled: 3 records unread" in errors[0].getMessage()
     assert wait_committed(unique_topics, RECORDS) == RECORDS

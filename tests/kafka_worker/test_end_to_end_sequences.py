@@ -13,7 +13,7 @@ import pytest
 from ingestion.models import Document, IngestionJob, JobState
 from partner_events.models import PublishStatus, StageEvent
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     BORN_DIGITAL,
     SCANNED,
     StageReader,
@@ -23,12 +23,9 @@ from tests.kafka_worker._support import (
     produce,
     put_object,
     record_bytes,
-    start_worker,
     worker_env,
 )
 from tests.partner_ingest.helpers import doc_uploaded, scan_pdf, schema_errors, text_pdf
-
-__all__ = ["start_worker"]
 
 pytestmark = pytest.mark.kafka
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ingestion.legal.relations import SectionText
+from tests.object_store import file_object_store
 from tests.relations.helpers import StoreRegulation, chunk_sections, store_regulation
 
 
@@ -20,3 +23,10 @@ def chunked() -> Callable[[str], list[SectionText]]:
 def regulation() -> StoreRegulation:
     """Store a regulation as the pipeline would and run its relation step."""
     return store_regulation
+
+
+@pytest.fixture
+def store_dir(tmp_path: Path, settings: Any) -> Iterator[Path]:
+    """A fresh file:// object store for documents ingested through the real pipeline."""
+    with file_object_store(tmp_path, settings, max_retries=2) as root:
+        yield root

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
+from uuid import UUID
 
 from ingestion.legal.relations import SectionText
 from ingestion.legal.store import write_units
@@ -122,3 +124,29 @@ def plain(number: str, year: str, tentang: str = "RETRIBUSI PASAR") -> str:
         heading=f"PERATURAN DAERAH KABUPATEN BANJARNEGARA\nNOMOR {number} TAHUN {year}",
         tentang=tentang,
     ).text()
+
+
+def ingest_file(root: Path, name: str, data: bytes, *, title: str, fmt: str = "txt") -> UUID:
+    """One document through the whole pipeline (fetch → … → index → relations)."""
+    from ingestion.pipeline.request import IngestRequest, Provenance
+    from ingestion.pipeline.runner import ingest
+    from tests.object_store import put_object
+
+    key = put_object(root, f"docs/{name}", data)
+    request = IngestRequest(
+        job=None,
+        storage_key=key,
+        format=fmt,
+        parser_file_name=name,
+        mime_type="application/pdf" if fmt == "pdf" else "text/plain",
+        title=title,
+        title_from_partner=True,
+        source_type="JDIH",
+        source_key=f"jdih:{name}",
+        source_version="1",
+        source_metadata={},
+        provenance=Provenance(registry_id=name, collection_name="JDIH"),
+    )
+    result = ingest(request)
+    assert result.document_id is not None, result.error
+    return result.document_id

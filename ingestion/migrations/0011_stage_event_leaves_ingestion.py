@@ -8,7 +8,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ingestion", "0009_job_milestones")]
+    dependencies = [("ingestion", "0010_job_milestones")]
 
     operations = [
         migrations.SeparateDatabaseAndState(

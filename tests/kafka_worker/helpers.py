@@ -11,12 +11,11 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 
 from tests.harness.fixtures import KafkaTopics, S3Bucket
@@ -132,23 +131,6 @@ class WorkerProcess:
                 self.proc.kill()
                 self.proc.wait()
         self._log.close()
-
-
-@pytest.fixture
-def start_worker(tmp_path: Path, transactional_db: None) -> Iterator[Callable[..., WorkerProcess]]:
-    """Factory for worker processes; all are stopped before the test database is flushed."""
-    started: list[WorkerProcess] = []
-
-    def start(env: dict[str, str], *args: str) -> WorkerProcess:
-        worker = WorkerProcess(env, tmp_path / f"worker-{len(started)}.log", args)
-        started.append(worker)
-        return worker
-
-    yield start
-    for worker in started:
-        worker.stop()
-        # Shown by pytest only when the test failed.
-        print(f"--- {worker.log_path.name} ---\n{worker.log[-6000:]}")
 
 
 def put_object(bucket: S3Bucket, key: str, data: bytes) -> str:

@@ -1,5 +1,5 @@
 """Every job gets its own timeline of milestones (``JobMilestone``), filled from the logged
-stage events; the stage-event outbox then leaves this app (see 0010)."""
+stage events; the stage-event outbox then leaves this app (see 0011)."""
 
 from typing import Any
 
@@ -40,7 +40,7 @@ def backfill(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ingestion", "0008_chunk_regions")]
+    dependencies = [("ingestion", "0009_ingestionjob_kafka_record")]
 
     operations = [
         migrations.CreateModel(
