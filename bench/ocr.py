@@ -4,6 +4,11 @@ Run from the repository root (about 3-6 minutes on 2 cores with the defaults):
 
     .venv/bin/python bench/ocr.py [--pages 6] [--bad-cer 0.05] [--dump lines.jsonl]
     .venv/bin/python bench/ocr.py --from-dump lines.jsonl   # re-score without OCR
+    .venv/bin/python bench/ocr.py --peers-only [--corpus-pages 17]  # beside Tesseract only
+
+The run ends with one table of our engine beside Tesseract (``tesseract -l ind``, from
+``make system-deps``) on the same pages: CER on synthetic held-out pages and s/page on the
+corpus scans (see ``bench/ocr_peers.py``).
 
 Text comes from the GALQA regulations: even-indexed documents are the tuning split (the
 confidence weights were fitted on it, see bench/ocr_fit.py), odd-indexed ones are held out
@@ -197,8 +202,16 @@ def main() -> None:
     parser.add_argument("--bad-cer", type=float, default=0.05)
     parser.add_argument("--dump", type=Path, help="write the scored lines as JSON lines")
     parser.add_argument("--from-dump", type=Path, help="re-score a dump without running OCR")
+    parser.add_argument("--no-peers", action="store_true", help="skip the Tesseract table")
+    parser.add_argument("--peers-only", action="store_true", help="only the Tesseract table")
+    parser.add_argument("--peer-pages", type=int, default=2, help="synthetic pages per level")
+    parser.add_argument("--peer-levels", type=int, default=3, help="degradation levels, mildest")
+    parser.add_argument("--corpus-pages", type=int, default=6, help="real scan pages timed")
     args = parser.parse_args()
     started = time.monotonic()
+    if args.peers_only:
+        peers(args)
+        return
     if args.from_dump:
         lines, page_rows = load_dump(args.from_dump)
     else:
@@ -209,6 +222,17 @@ def main() -> None:
     print(
         f"\n{len(lines)} lines, {len(page_rows)} page readings, {time.monotonic() - started:.0f} s"
     )
+    if not args.no_peers:
+        peers(args)
+
+
+def peers(args: argparse.Namespace) -> None:
+    from ocr_peers import compare, print_table, tesseract_available
+
+    if not tesseract_available():
+        print("\n(tesseract with the 'ind' language is not installed: make system-deps)")
+        return
+    print_table(compare(args.peer_pages, args.corpus_pages, args.peer_levels))
 
 
 def save_dump(path: Path, lines: list[ScoredLine], page_rows: list[dict[str, object]]) -> None:

@@ -62,7 +62,7 @@ GOLD: dict[str, set[tuple[str, str]]] = {
     },
     "docs/pergub_bali_1_2021_kelas_jabatan.pdf": {(A, "Pergub Bali 29/2019")},
     "docs/perda_banjarnegara_8_2025_abstrak.pdf": {(A, "Perda Banjarnegara 8/2023")},
-    "docs/perba_7_2019_izin_bekerja_MIXED.pdf": {(R, "Perka BAPETEN 6/2013")},
+    "docs/perba_7_2019_izin_bekerja_MIXED.pdf": {(R, "Perka Pengawas Tenaga Nuklir 6/2013")},
     "docs/perpres_60_2019_keselamatan_nuklir_SCAN_OCR.pdf": set(),
     "docs/pp_37_2021_jkp.md": set(),
     "galqa/docs/pp_10_2020.txt": {(R, "PP 4/2013")},

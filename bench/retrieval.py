@@ -236,7 +236,11 @@ def hybrid_runner(
     search_mode = SearchMode(mode)
 
     def run(text: str) -> list[Retrieved]:
-        query = SearchQuery(text=text, limit=10, mode=search_mode)
+        # The corpus holds a repealed regulation (PP 59/2021 repeals PP 4/2015) whose
+        # questions count like any other: relevance alone, status set aside.
+        query = SearchQuery(
+            text=text, limit=10, mode=search_mode, include_repealed=True, in_force_first=False
+        )
         response = search(query, tuning=tuning, embedder=EMBEDDER)  # type: ignore[arg-type]
         return [Retrieved(files[h.document_id], h.heading_path, h.unit) for h in response.results]
 

@@ -124,6 +124,26 @@ def load(n_chunks: int, seed: int) -> None:
         cursor.execute("ANALYZE ingestion_chunk")
         cursor.execute("ANALYZE documents")
     print(f"indexes + analyze: {time.perf_counter() - started:.0f}s")
+    print_sizes(n_chunks)
+
+
+def print_sizes(n_chunks: int) -> None:
+    """Heap and index sizes of the chunk table: the figures docs/scaling.md scales up."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c "
+            "WHERE c.relname = 'ingestion_chunk' OR c.oid IN ("
+            "  SELECT indexrelid FROM pg_index WHERE indrelid = 'ingestion_chunk'::regclass)"
+            " ORDER BY 2 DESC"
+        )
+        rows = cursor.fetchall()
+        cursor.execute("SELECT pg_total_relation_size('ingestion_chunk')")
+        (total,) = cursor.fetchone()
+    for name, size in rows:
+        print(f"size {name}: {size / 2**20:.0f} MiB ({size / n_chunks:.0f} B/chunk)")
+    print(f"size ingestion_chunk total (heap, TOAST, indexes): {total / 2**20:.0f} MiB")
 
 
 def _copy_documents(cur: object, doc_ids: list[uuid.UUID], rng: random.Random) -> None:
@@ -131,8 +151,9 @@ def _copy_documents(cur: object, doc_ids: list[uuid.UUID], rng: random.Random) -
 
     sql = (
         'COPY documents (id, "sourceType", metadata, registry_id, collection_id, '
-        "collection_name, uploaded_by, title, title_labels, file_name, mime_type, format, "
-        "storage_key, checksum, size_bytes, status, failure_reason, created_at, updated_at) "
+        "collection_name, uploaded_by, title, title_labels, citation, file_name, mime_type, "
+        "format, storage_key, checksum, size_bytes, status, failure_reason, created_at, "
+        "updated_at, regulation_key, regulation_region) "
         "FROM STDIN"
     )
     with cur.copy(sql) as copy:  # type: ignore[attr-defined]
@@ -146,9 +167,9 @@ def _copy_documents(cur: object, doc_ids: list[uuid.UUID], rng: random.Random) -
             copy.write_row(
                 (
                     doc_id, "JDIH", json.dumps(meta), "", "", "JDIH", "",
-                    f"Qanun Nomor {i} Tahun {tahun}", "", f"q{i}.pdf", "application/pdf",
+                    f"Qanun Nomor {i} Tahun {tahun}", "", "", f"q{i}.pdf", "application/pdf",
                     "pdf", f"bench/q{i}.pdf", f"{i:064x}", 1000, "indexed", "",
-                    "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z",
+                    "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "", "",
                 )
             )  # fmt: skip
 

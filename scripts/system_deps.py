@@ -1,7 +1,8 @@
 """Install the Debian packages the test suite needs, only when they are missing.
 
 Chromium drives the browser tests (Playwright cannot download its own browser here);
-Java and Maven run the local Apache Kafka broker.
+Java and Maven run the local Apache Kafka broker; Tesseract with its Indonesian model is the
+peer ``bench/ocr.py`` compares our OCR with.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ NEEDED = {
     "/usr/bin/chromium": "chromium",
     "java": "default-jre-headless",
     "mvn": "maven",
+    "tesseract": "tesseract-ocr",
+    "/usr/share/tesseract-ocr/5/tessdata/ind.traineddata": "tesseract-ocr-ind",
 }
 
 

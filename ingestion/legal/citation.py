@@ -70,6 +70,14 @@ JENIS: tuple[Jenis, ...] = (
     Jenis("Peraturan Menteri", "Permen", True, (r"peraturan\s+menteri", r"permen")),
     Jenis("Keputusan Menteri", "Kepmen", True, (r"keputusan\s+menteri", r"kepmen")),
     Jenis("Peraturan Badan", "Perba", True, (r"peraturan\s+badan", r"perban?")),
+    # Before 2019 agencies issued "Peraturan Kepala Badan …" (BAPETEN, BKN, BPOM); the
+    # agency follows as the region does for a Perba.
+    Jenis(
+        "Peraturan Kepala Badan",
+        "Perka",
+        True,
+        (r"peraturan\s+kepala\s+badan", r"perka(?:\s+badan)?"),
+    ),
     Jenis("Peraturan Daerah", "Perda", True, (r"peraturan\s+daerah", r"perda")),
     Jenis("Peraturan Gubernur", "Pergub", True, (r"peraturan\s+gubernur", r"pergub")),
     Jenis("Keputusan Gubernur", "Kepgub", True, (r"keputusan\s+gubernur", r"kepgub")),
@@ -79,6 +87,8 @@ JENIS: tuple[Jenis, ...] = (
     Jenis("Peraturan Wali Kota", "Perwal", True, (r"peraturan\s+wali\s*kota", r"perwal[ik]?")),
     Jenis("Keputusan Wali Kota", "Kepwal", True, (r"keputusan\s+wali\s*kota", r"kepwal[ik]?")),
     Jenis("Qanun", "Qanun", True, (r"qanun",)),
+    # Colonial ordinances still repealed by today's laws ("Ordonansi Nomor 9 Tahun 1949").
+    Jenis("Ordonansi", "Ordonansi", False, (r"ordonansi",)),
 )
 
 # Ministry regulations are often written with the ministry folded into the abbreviation.

@@ -138,7 +138,7 @@ def search(
         if tuning.unit_weight > 0:
             lists["unit"] = _unit_list(lexemes, q, pool)
     fused, forced = _apply_reference(parse_query_reference(q.text), q, fuse(lists, tuning), lists)
-    if q.include_repealed:
+    if q.include_repealed and q.in_force_first:
         fused = repealed_last(fused, lists, keep=set(forced))
     hits = annotate(_hits(fused[: q.limit], lexemes, forced))
     took_ms = (time.perf_counter() - started) * 1000

@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP
@@ -14,6 +15,12 @@ from tests.browser.helpers import log_in, screenshot
 from tests.ui.helpers import PASSWORD, make_chunks, make_document, make_job, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_chart_cache() -> None:
+    # The 30-day chart caches hours that are over; each test brings its own history.
+    cache.clear()
 
 
 def _finished(state: str, hours_ago: float, origin: str, error: str = "") -> None:

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.kafka_worker.helpers import (
-    WorkerProcess,
-)
+from tests.kafka_worker.helpers import WorkerProcess
 
 
 @pytest.fixture

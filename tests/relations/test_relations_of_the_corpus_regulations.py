@@ -33,6 +33,7 @@ def test_uu_13_2003_repeals_the_older_labour_laws() -> None:
     assert repealed == {
         ("repeals", citation)
         for citation in (
+            "Ordonansi 9/1949",
             "UU 1/1951",
             "UU 21/1954",
             "UU 3/1958",
@@ -53,6 +54,13 @@ def test_the_cipta_kerja_pages_amend_four_laws_not_the_earlier_amendment() -> No
         ("amends", "UU 27/2007"),
         ("amends", "UU 32/2014"),
         ("amends", "UU 4/2011"),
+    }
+
+
+def test_perba_7_2019_repeals_the_agency_heads_regulation_it_replaces() -> None:
+    # Pages read by OCR in the pipeline carry no text here; Pasal 49 is on a typed page.
+    assert relations("docs/perba_7_2019_izin_bekerja_MIXED.pdf") == {
+        ("repeals", "Perka Pengawas Tenaga Nuklir 6/2013")
     }
 
 

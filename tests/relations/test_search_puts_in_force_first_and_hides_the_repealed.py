@@ -65,3 +65,9 @@ def test_a_result_that_is_no_regulation_has_unknown_status(regulation: StoreRegu
     regulation("Retribusi pasar dipungut atas pelayanan pasar.\n", title="Catatan rapat")
     hits = search(SearchQuery(text=QUERY), embedder=HashEmbedder()).results
     assert [(h.title, h.in_force) for h in hits] == [("Catatan rapat", None)]
+
+
+def test_the_benchmark_can_set_status_aside_and_rank_by_relevance_alone(corpus: None) -> None:
+    query = SearchQuery(text=QUERY, limit=20, include_repealed=True, in_force_first=False)
+    hits = search(query, embedder=HashEmbedder()).results
+    assert hits[0].title == "Perda 3/2010 Retribusi Pasar Pelayanan"  # the best match

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
@@ -17,6 +18,12 @@ from ingestion.models import JobOrigin, JobState
 from tests.ui.helpers import make_chunks, make_document, make_job
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_chart_cache() -> None:
+    # The 30-day chart caches hours that are over; each test brings its own history.
+    cache.clear()
 
 
 def _finished(state: str, minutes_ago: int, *, error: str = "", origin: str = "upload") -> None:
