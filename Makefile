@@ -32,6 +32,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
+	$(BIN)/lint-imports
 
 format: install
 	$(BIN)/ruff format .

@@ -22,6 +22,8 @@ from ninja.errors import AuthenticationError, AuthorizationError, HttpError, Val
 from ninja.security import django_auth
 
 from aceh_rag.api_support import ApiError, api_token_auth
+from ingestion.api import router as ingestion_router
+from partner_events.api import router as partner_router
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +116,6 @@ def _unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
 
 
 def _register_routers() -> None:
-    from ingestion.api import router as ingestion_router
-    from partner_events.api import router as partner_router
-
     api.add_router("/", ingestion_router)
     api.add_router("/partner-events", partner_router)
 

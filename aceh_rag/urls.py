@@ -17,6 +17,6 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", api.urls),
-    path("docs/api/", include("partner_events.urls")),
+    path("", include("partner_events.urls")),
     path("", include("ingestion.urls")),
 ]

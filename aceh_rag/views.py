@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from aceh_rag.platform.drain import is_draining
-from aceh_rag.platform.metrics import register_db_collector
+from ingestion.metrics import register_db_collector
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from ocr_metrics import (
 )
 from ocr_synth import LEVELS, UPSIDE_DOWN, Degradation, make_page, split_sources
 
-from ingestion.pipeline.ocr_confidence import line_confidence
+from ingestion.pipeline.ocr.confidence import line_confidence
 
 DEFAULT_REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
 
@@ -47,8 +47,8 @@ DEFAULT_REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
 def run_ocr(pages: int) -> tuple[list[ScoredLine], list[dict[str, object]]]:
     from PIL import Image
 
-    from ingestion.pipeline.ocr import MIN_INK, MIN_PAGE_CHARS, PageImage, ink_share
-    from ingestion.pipeline.ocr_local import LocalOcrEngine
+    from ingestion.pipeline.ocr.images import MIN_INK, MIN_PAGE_CHARS, PageImage, ink_share
+    from ingestion.pipeline.ocr.local import LocalOcrEngine
 
     engine = LocalOcrEngine()
     sources = split_sources()

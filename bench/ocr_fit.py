@@ -4,7 +4,7 @@
     .venv/bin/python bench/ocr_fit.py /tmp/ocr.jsonl
 
 Prints ``CHARS_PER_ASPECT`` (median characters per unit of box aspect on clean lines) and
-the logistic weights to paste into ``ingestion/pipeline/ocr_confidence.py``. Only the tuning
+the logistic weights to paste into ``ingestion/pipeline/ocr/confidence.py``. Only the tuning
 split is used, so the held-out figures bench/ocr.py prints stay honest.
 """
 
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ocr import load_dump
 from ocr_metrics import auroc
 
-from ingestion.pipeline import ocr_confidence as oc
+from ingestion.pipeline.ocr import confidence as oc
 
 FEATURES = ("bias", *oc.LineSignals.__slots__)
 

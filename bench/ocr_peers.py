@@ -28,7 +28,7 @@ import numpy as np
 from ocr_metrics import cer
 from ocr_synth import LEVELS, make_page, split_sources
 
-from ingestion.pipeline.ocr_confidence import page_quality
+from ingestion.pipeline.ocr.confidence import page_quality
 
 CORPUS = Path("/work/shared/corpus/docs")
 CORPUS_DPI = 200
@@ -72,8 +72,8 @@ def tesseract_read(png: bytes) -> tuple[str, float, float]:
 
 
 def ours_reader() -> Reader:
-    from ingestion.pipeline.ocr import PageImage
-    from ingestion.pipeline.ocr_local import LocalOcrEngine
+    from ingestion.pipeline.ocr.images import PageImage
+    from ingestion.pipeline.ocr.local import LocalOcrEngine
 
     engine = LocalOcrEngine()
 

@@ -122,7 +122,7 @@ def setup_django() -> None:
 
 def throughput(store: Path, docs: int) -> None:
     from ingestion.pipeline.embed import get_embedder
-    from ingestion.pipeline.ocr import get_ocr_engine
+    from ingestion.pipeline.ocr.factory import get_ocr_engine
     from ingestion.pipeline.runner import ingest
 
     get_embedder().embed_passages(["pemanasan"])  # load models outside the timing
@@ -178,8 +178,8 @@ def breakdown(store: Path, per_class: int, queries: int) -> None:
     )
 
     from ingestion.pipeline.embed import get_embedder
-    from ingestion.pipeline.ocr import get_ocr_engine
-    from ingestion.pipeline.ocr_local import build_rapidocr
+    from ingestion.pipeline.ocr.factory import get_ocr_engine
+    from ingestion.pipeline.ocr.local import build_rapidocr
     from ingestion.pipeline.runner import ingest
 
     get_embedder().embed_passages(["pemanasan"])  # load models outside the timing

@@ -231,7 +231,7 @@ EMBEDDER: TimedEmbedder | None = None
 def hybrid_runner(
     mode: str, files: dict[str, str], tuning: object
 ) -> Callable[[str], list[Retrieved]]:
-    from ingestion.search import SearchMode, SearchQuery, search
+    from ingestion.search.service import SearchMode, SearchQuery, search
 
     search_mode = SearchMode(mode)
 
@@ -407,7 +407,7 @@ def parse_args() -> argparse.Namespace:
 def tuning_from(args: argparse.Namespace) -> object:
     from dataclasses import replace
 
-    from ingestion.search import SearchTuning
+    from ingestion.search.service import SearchTuning
 
     tuning = SearchTuning.from_settings()
     overrides = {

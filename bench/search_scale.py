@@ -222,7 +222,7 @@ class RandomEmbedder:
 
 
 def measure(n_queries: int, seed: int) -> None:
-    from ingestion.search import SearchMode, SearchQuery, search
+    from ingestion.search.service import SearchMode, SearchQuery, search
 
     rng = random.Random(seed + 1)
     vocab = vocabulary(20_000, random.Random(seed))

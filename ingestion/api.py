@@ -22,9 +22,11 @@ from ninja.files import UploadedFile
 from pydantic import Field, field_validator
 
 from aceh_rag.api_support import ApiError
+from ingestion.jobs import UploadMeta, enqueue_upload, queue_info
 from ingestion.models import ApiToken, Document, IngestionJob, JobState, SourceType
 from ingestion.permissions import is_admin
-from ingestion.search import Editions, SearchQuery, search
+from ingestion.relations.read import document_status
+from ingestion.search.service import Editions, SearchQuery, search
 
 router = Router(tags=["ingestion"])
 
@@ -284,8 +286,6 @@ def upload_document(
 ) -> Status:
     """Upload one file with its metadata; it joins the ingestion queue (202) or, when the
     same bytes and version already exist, the existing document is returned (200)."""
-    from ingestion.jobs import UploadMeta, enqueue_upload
-
     _require_uploader(request)
     if meta.source_type not in SourceType.values:
         raise ApiError(
@@ -380,8 +380,6 @@ def get_document(request: HttpRequest, document_id: str) -> dict[str, Any]:
 
 
 def _legal_status(document: Document) -> dict[str, Any]:
-    from ingestion.relations.read import document_status
-
     status = document_status(document)
     return {
         "citation": getattr(document, "citation", "") or None,
@@ -440,8 +438,6 @@ def get_job(request: HttpRequest, job_id: str) -> dict[str, Any]:
 
 def job_poll_json(job: IngestionJob) -> dict[str, Any]:
     """The conventions' poll shape for one job (see the module docstring)."""
-    from ingestion.jobs import queue_info
-
     info = queue_info(job)
     body: dict[str, Any] = {
         "job_id": str(job.pk),

@@ -11,8 +11,8 @@ from django.core.files.uploadedfile import UploadedFile
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext_lazy as _
 
+from ingestion.formats import FORMAT_BY_EXTENSION, LEGACY_EXTENSIONS
 from ingestion.models import DocumentStatus, SourceType
-from partner_events.contract_formats import FORMAT_BY_EXTENSION, LEGACY_EXTENSIONS
 
 MAX_FILES_PER_UPLOAD = 50
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -25,17 +24,23 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
+from aceh_rag.platform.metrics import JOBS_PROCESSED
+from ingestion import queue_text
+from ingestion.errors import INTERNAL_ERROR
+from ingestion.formats import FORMAT_BY_EXTENSION
 from ingestion.models import (
     COMPLETED_STATUSES,
     Document,
     DocumentStatus,
     IngestionJob,
+    JobMilestone,
     JobOrigin,
     JobState,
 )
+from ingestion.pipeline.locks import held_elsewhere
 from ingestion.pipeline.request import (
     IngestRequest,
     IngestResult,
@@ -44,6 +49,8 @@ from ingestion.pipeline.request import (
     PipelineObserver,
     Provenance,
 )
+from ingestion.pipeline.runner import ingest
+from ingestion.storage import get_storage
 
 log = logging.getLogger(__name__)
 
@@ -53,34 +60,6 @@ WAITING_STATES = (JobState.QUEUED, JobState.DEFERRED)
 DEFAULT_JOB_SECONDS = 60  # ETA per job before any job has finished on this installation
 RECENT_JOBS = 20
 DEFER_RETRY_SECONDS = 15
-
-STAGE_NAMES = {
-    "fetched": "Berkas diambil",
-    "parsed": "Ekstraksi teks",
-    "ocr": "OCR",
-    "chunked": "Pemotongan teks",
-    "embedded": "Embedding",
-    "indexed": "Pengindeksan",
-}
-_FORMAT_BY_EXTENSION = {
-    "txt": "txt",
-    "md": "md",
-    "markdown": "md",
-    "html": "html",
-    "htm": "html",
-    "csv": "csv",
-    "docx": "docx",
-    "xlsx": "xlsx",
-    "pptx": "pptx",
-    "pdf": "pdf",
-    "png": "image",
-    "jpg": "image",
-    "jpeg": "image",
-    "tif": "image",
-    "tiff": "image",
-    "webp": "image",
-    "bmp": "image",
-}
 
 
 @dataclass(slots=True)
@@ -126,10 +105,10 @@ class UploadRejected(Exception):
 
 def upload_format(file_name: str) -> str:
     extension = file_name.rsplit(".", 1)[-1].lower() if "." in file_name else ""
-    fmt = _FORMAT_BY_EXTENSION.get(extension)
+    fmt = FORMAT_BY_EXTENSION.get(extension)
     if fmt is None:
         raise UploadRejected(f"Format berkas tidak didukung: .{extension or '?'}")
-    return fmt
+    return fmt.value
 
 
 MAX_FILE_NAME = 200
@@ -180,8 +159,6 @@ def _existing_duplicate(
 
 def enqueue_upload(uploaded_file: Any, *, meta: UploadMeta, user: Any) -> UploadOutcome:
     """Store the upload and queue a job, or return the document/job it duplicates."""
-    from ingestion.storage import get_storage
-
     name = safe_file_name(str(getattr(uploaded_file, "name", "") or "berkas"))
     try:
         fmt = upload_format(name)
@@ -260,6 +237,11 @@ def request_for_job(job: IngestionJob) -> IngestRequest:
 # --- claiming and progress -----------------------------------------------------------------
 
 
+def fresh_run(**fields: Any) -> dict[str, Any]:
+    """The job-row fields of a run that has not started: nothing of an earlier run is left."""
+    return {"stage": "", "progress": 0, "error": "", "status_text": "", **fields}
+
+
 def _claimable(retry_before: Any) -> IngestionJob | None:
     waiting = Q(state=JobState.QUEUED) | Q(state=JobState.DEFERRED, heartbeat_at__lt=retry_before)
     return (
@@ -277,15 +259,15 @@ def claim_next_upload_job() -> IngestionJob | None:
         job = _claimable(now - timedelta(seconds=DEFER_RETRY_SECONDS))
         if job is None:
             return None
-        job.state = JobState.PROCESSING
-        job.stage = ""
-        job.progress = 0
-        job.error = ""
-        job.status_text = ""
-        job.attempts += 1
-        job.started_at = now
-        job.heartbeat_at = now
-        job.finished_at = None
+        fields = fresh_run(
+            state=JobState.PROCESSING,
+            attempts=job.attempts + 1,
+            started_at=now,
+            heartbeat_at=now,
+            finished_at=None,
+        )
+        for name, value in fields.items():
+            setattr(job, name, value)
         job.save()
     return job
 
@@ -297,8 +279,6 @@ def requeue_stale_jobs(older_than: timedelta) -> int:
     lock, while a live worker on a long stage without progress (a large embed) still
     holds it. The lock tells a crash apart from a slow document; the timer alone cannot.
     """
-    from ingestion.pipeline.locks import held_elsewhere
-
     cutoff = timezone.now() - older_than
     stale = IngestionJob.objects.filter(
         origin=JobOrigin.UPLOAD, state=JobState.PROCESSING, heartbeat_at__lt=cutoff
@@ -306,13 +286,13 @@ def requeue_stale_jobs(older_than: timedelta) -> int:
     orphans = [pk for pk, lock_key in stale if not (lock_key and held_elsewhere(lock_key))]
     count = IngestionJob.objects.filter(
         pk__in=orphans, state=JobState.PROCESSING, heartbeat_at__lt=cutoff
-    ).update(state=JobState.QUEUED, status_text="", stage="", progress=0)
+    ).update(**fresh_run(state=JobState.QUEUED))
     if count:
         log.warning("requeued %s stale upload jobs (no heartbeat since %s)", count, cutoff)
     return count
 
 
-_TERMINAL_STATES = {
+TERMINAL_STATES: dict[str, JobState] = {
     Milestone.INDEXED: JobState.DONE,
     Milestone.NEEDS_REVIEW: JobState.NEEDS_REVIEW,
     Milestone.SKIPPED: JobState.SKIPPED,
@@ -320,8 +300,29 @@ _TERMINAL_STATES = {
 }
 
 
+def terminal_state(key: str) -> JobState | None:
+    """The final job state of a terminal milestone or pipeline outcome (same names)."""
+    return TERMINAL_STATES.get(key)
+
+
+def record_milestone(
+    job: IngestionJob, milestone: str, *, error: str | None = None, at: datetime | None = None
+) -> None:
+    """Append ``milestone`` to the job's timeline (``at``: when it happened, default now);
+    joins the caller's transaction."""
+    last = JobMilestone.objects.filter(job_id=job.pk).aggregate(m=Max("seq"))["m"] or 0
+    JobMilestone.objects.create(
+        job_id=job.pk,
+        seq=last + 1,
+        milestone=milestone,
+        error=error or "",
+        created_at=at or timezone.now(),
+    )
+
+
 class JobProgressObserver(PipelineObserver):
-    """Keeps a job row current: stage, progress, heartbeat, GPU-queue text, final state."""
+    """Keeps a job row current: stage, progress, heartbeat, GPU-queue text, final state, and
+    the job's timeline of milestones."""
 
     def __init__(self, job: IngestionJob) -> None:
         self.job = job
@@ -353,7 +354,7 @@ class JobProgressObserver(PipelineObserver):
         fields: dict[str, Any] = {}
         if document_id is not None and self.job.document_id != document_id:
             fields["document_id"] = document_id
-        state = _TERMINAL_STATES.get(Milestone(key))
+        state = terminal_state(key)
         if state is not None:
             fields.update(
                 state=state,
@@ -363,8 +364,10 @@ class JobProgressObserver(PipelineObserver):
                 status_text="",
                 finished_at=timezone.now(),
             )
-        if fields:
-            self._update(**fields)
+        with transaction.atomic():
+            record_milestone(self.job, key, error=error, at=at)
+            if fields:
+                self._update(**fields)
 
 
 def record_result(job: IngestionJob, result: IngestResult) -> None:
@@ -376,12 +379,7 @@ def record_result(job: IngestionJob, result: IngestResult) -> None:
             heartbeat_at=timezone.now(),
         )
         return
-    from aceh_rag.platform.metrics import JOBS_PROCESSED
-
     JOBS_PROCESSED.labels(origin=job.origin, outcome=result.outcome.value).inc()
-
-
-CRASHED_REASON = "Kesalahan internal saat memproses dokumen"
 
 
 def fail_crashed_job(job: IngestionJob) -> None:
@@ -389,7 +387,7 @@ def fail_crashed_job(job: IngestionJob) -> None:
     now = timezone.now()
     IngestionJob.objects.filter(pk=job.pk, state=JobState.PROCESSING).update(
         state=JobState.FAILED,
-        error=CRASHED_REASON,
+        error=INTERNAL_ERROR,
         status_text="",
         progress=100,
         finished_at=now,
@@ -397,17 +395,13 @@ def fail_crashed_job(job: IngestionJob) -> None:
     )
     if job.document_id is not None:
         Document.objects.filter(pk=job.document_id, status=DocumentStatus.PROCESSING).update(
-            status=DocumentStatus.FAILED, failure_reason=CRASHED_REASON
+            status=DocumentStatus.FAILED, failure_reason=INTERNAL_ERROR
         )
 
 
 def run_upload_job(job: IngestionJob) -> IngestResult:
     """Process one claimed upload job through the shared pipeline."""
-    from ingestion.pipeline.runner import ingest
-    from partner_events.lifecycle import StageEventObserver
-
-    # Also logs the job's stage events (publish status not_applicable) for the UI timeline.
-    result = ingest(request_for_job(job), StageEventObserver(job))
+    result = ingest(request_for_job(job), JobProgressObserver(job))
     record_result(job, result)
     return result
 
@@ -415,7 +409,8 @@ def run_upload_job(job: IngestionJob) -> IngestResult:
 # --- what a person sees ----------------------------------------------------------------------
 
 
-def _recent_job_seconds(origin: str) -> float:
+def recent_job_seconds(origin: str) -> float:
+    """Median run time of the last finished jobs of ``origin``: the measured throughput."""
     rows = (
         IngestionJob.objects.filter(
             origin=origin, finished_at__isnull=False, started_at__isnull=False
@@ -429,34 +424,27 @@ def _recent_job_seconds(origin: str) -> float:
     return statistics.median(durations) if durations else float(DEFAULT_JOB_SECONDS)
 
 
-def queue_text(position: int, eta_seconds: int) -> str:
-    minutes = max(1, math.ceil(eta_seconds / 60))
-    return f"Dalam antrean — posisi {position} (±{minutes} menit)"
-
-
 def queue_info(job: IngestionJob) -> QueueInfo:
-    """Where a job stands, in the words a person reads (see module docstring)."""
+    """Where a job stands, in the words a person reads (:mod:`ingestion.queue_text`)."""
     job.refresh_from_db()
-    if job.state in (JobState.QUEUED, JobState.DEFERRED):
+    if job.state in WAITING_STATES:
         position = (
             IngestionJob.objects.filter(
                 origin=job.origin, state__in=WAITING_STATES, created_at__lt=job.created_at
             ).count()
             + 1
         )
-        workers = max(1, int(settings.INGEST_WORKERS))
-        eta = math.ceil(_recent_job_seconds(job.origin) * position / workers)
-        text = queue_text(position, eta)
-        if job.state == JobState.DEFERRED and job.status_text:
-            text = job.status_text
+        workers = int(settings.INGEST_WORKERS)
+        eta = queue_text.eta_seconds(recent_job_seconds(job.origin), position, workers)
+        deferred = job.status_text if job.state == JobState.DEFERRED else ""
+        text = queue_text.waiting_text(position, eta, deferred_text=deferred)
         return QueueInfo(position=position, eta_seconds=eta, text=text)
     if job.state == JobState.PROCESSING:
         if job.status_text:
             return QueueInfo(position=None, eta_seconds=None, text=job.status_text)
-        stage = STAGE_NAMES.get(job.stage, "Memulai")
-        return QueueInfo(None, None, f"Diproses — {stage} ({job.progress}%)")
+        return QueueInfo(None, None, queue_text.processing_text(job.stage, job.progress))
     if job.state == JobState.FAILED:
-        return QueueInfo(None, None, f"Gagal: {job.error}" if job.error else "Gagal")
+        return QueueInfo(None, None, queue_text.failed_text(job.error))
     return QueueInfo(None, None, JobState(job.state).label)
 
 
@@ -473,13 +461,9 @@ def requeue_job(job: IngestionJob, *, user: Any = None) -> bool:
         locked = IngestionJob.objects.select_for_update().get(pk=job.pk)
         if locked.state != JobState.FAILED:
             return False
-        locked.state = JobState.QUEUED
-        locked.stage = ""
-        locked.progress = 0
-        locked.error = ""
-        locked.status_text = ""
-        locked.started_at = None
-        locked.finished_at = None
+        fields = fresh_run(state=JobState.QUEUED, started_at=None, finished_at=None)
+        for name, value in fields.items():
+            setattr(locked, name, value)
         locked.save()
         if locked.document_id is not None:
             Document.objects.filter(pk=locked.document_id, status=DocumentStatus.FAILED).update(

@@ -1,4 +1,4 @@
-"""Documents, their chunks, the jobs that ingest them and the stage-event outbox.
+"""Documents, their chunks, the jobs that ingest them and each job's timeline.
 
 The contract's identity rules live in the database, not only in code:
 ``unique(sourceType, source_version, source_key)`` and ``unique(checksum, source_version)``.
@@ -14,17 +14,11 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models.fields.json import KeyTextTransform
+from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from ingestion.legal.units import UnitKind
-
-
-class SourceType(models.TextChoices):
-    JDIH = "JDIH", "JDIH"
-    OPENDATA = "OpenData", "OpenData"
-    PPID = "PPID", "PPID"
-    SATUDATA = "SatuData", "SatuData"
-    UPLOAD = "upload", "Unggahan"
+from ingestion.sources import SourceType
 
 
 class DocumentStatus(models.TextChoices):
@@ -56,6 +50,8 @@ COMPLETED_STATUSES = (
     DocumentStatus.NEEDS_REVIEW,
     DocumentStatus.ARCHIVED,
 )
+# Never found by search, never the edition a relation or a newer edition counts on.
+HIDDEN_STATUSES = (DocumentStatus.ARCHIVED, DocumentStatus.FAILED)
 
 
 class Document(models.Model):
@@ -371,47 +367,29 @@ class IngestionJob(models.Model):
         return str(self.partner_job_id or self.id)
 
 
-class PublishStatus(models.TextChoices):
-    """pending → published | failed(retrying) → published; not_applicable when no Kafka."""
+class JobMilestone(models.Model):
+    """One pipeline milestone of a job, in the order it happened: the job's timeline.
 
-    PENDING = "pending", "Menunggu terbit"
-    PUBLISHED = "published", "Terbit"
-    FAILED = "failed", "Gagal terbit (akan dicoba lagi)"
-    NOT_APPLICABLE = "not_applicable", "Tidak dikirim"
+    Every job has one, whichever way it came in; what was published to the partner is the
+    Kafka app's business (``partner_events.models.StageEvent``). Rows are only appended.
+    """
 
-
-class StageEvent(models.Model):
-    """Durable log (outbox) of every StageStatusEvent produced for a job, in order."""
-
-    job = models.ForeignKey(IngestionJob, on_delete=models.CASCADE, related_name="stage_events")
+    job = models.ForeignKey(IngestionJob, on_delete=models.CASCADE, related_name="milestones")
     seq = models.PositiveIntegerField()
-    routing_key = models.CharField(max_length=32)
-    topic = models.CharField(max_length=249, blank=True, default="")
-    record_key = models.CharField(max_length=64, blank=True, default="")
-    payload = models.JSONField()
-    publish_status = models.CharField(
-        max_length=16, choices=PublishStatus.choices, default=PublishStatus.PENDING
-    )
-    publish_attempts = models.PositiveIntegerField(default=0)
-    publish_error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    published_at = models.DateTimeField(null=True, blank=True)
+    milestone = models.CharField(max_length=32)  # a pipeline.request.Milestone value
+    error = models.TextField(blank=True, default="")
+    # When the milestone happened: a held milestone is reported after the document is
+    # written but keeps the moment its stage ended.
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["job", "seq"]
         constraints = [
-            models.UniqueConstraint(fields=["job", "seq"], name="stage_event_unique_seq"),
-        ]
-        indexes = [
-            models.Index(
-                fields=["publish_status", "id"],
-                condition=~models.Q(publish_status__in=["published", "not_applicable"]),
-                name="stage_event_unpublished",
-            ),
+            models.UniqueConstraint(fields=["job", "seq"], name="job_milestone_unique_seq"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.job_id}#{self.seq} {self.routing_key}"
+        return f"{self.job_id}#{self.seq} {self.milestone}"
 
 
 class ReviewAction(models.Model):

@@ -2,8 +2,9 @@
 
 Every action is recorded in ``ReviewAction`` with the text before and after. When the last
 pending chunk of a ``needs_review`` document is settled the document becomes ``indexed``,
-its ``needs_review`` jobs become ``done``, and a Kafka job's terminal status is recorded in
-the outbox again as indexed/done (``partner_events.outbox.record_terminal_after_review``).
+its ``needs_review`` jobs become ``done`` (an ``indexed`` milestone on their timeline), and
+:data:`ingestion.signals.job_settled_by_review` is sent for each, in the same transaction
+(the Kafka app records the partner's indexed/done event on it).
 
 The embedding is computed before the row lock is taken: a model call can take seconds and
 must not hold a lock other reviewers wait on.
@@ -22,6 +23,8 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
+from ingestion.errors import StageError
+from ingestion.jobs import record_milestone
 from ingestion.models import (
     Chunk,
     Document,
@@ -31,7 +34,9 @@ from ingestion.models import (
     ReviewAction,
     ReviewState,
 )
-from partner_events.outbox import record_terminal_after_review
+from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
+from ingestion.pipeline.request import Milestone
+from ingestion.signals import job_settled_by_review
 
 log = logging.getLogger(__name__)
 
@@ -53,12 +58,6 @@ class ReviewOutcome:
     pending_left: int
     became_indexed: bool
     approved: int = 0  # chunks approved by this call (bulk approval)
-
-
-def _default_embedder() -> PassageEmbedder:
-    from ingestion.pipeline.embed import get_embedder
-
-    return get_embedder()
 
 
 def _clean(text: str) -> str:
@@ -202,16 +201,12 @@ def _embed(
     passages: Sequence[tuple[str, str]], embedder: PassageEmbedder | None
 ) -> list[tuple[list[float], str]]:
     """Vectors for (heading_path, text) pairs, embedded exactly as the pipeline does."""
-    from ingestion.pipeline.embed import embed_passages_cached, passage_text
-
     if not passages:
         return []
-    from ingestion.pipeline.base import StageError
-
     started = time.monotonic()
     texts = [passage_text(heading, text) for heading, text in passages]
     try:
-        engine = embedder or _default_embedder()
+        engine = embedder or get_embedder()
         vectors = embed_passages_cached(texts, engine)  # type: ignore[arg-type]
     except StageError as exc:
         # Gateway down, backpressure or a verdict: the reviewer reads why and tries again;
@@ -270,9 +265,9 @@ def _finish_jobs(document: Document) -> None:
         job.state = JobState.DONE
         job.status_text = ""
         job.save(update_fields=["state", "status_text"])
-        if job.partner_job_id is not None:
-            # Same transaction: the terminal event is recorded iff the status change commits.
-            record_terminal_after_review(job)
+        record_milestone(job, Milestone.INDEXED)
+        # Same transaction: what receivers record commits iff the status change does.
+        job_settled_by_review.send(sender=IngestionJob, job=job)
 
 
 def _ms(started: float) -> float:

@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, Protocol
 from urllib.parse import unquote, urlparse
 
-from ingestion.pipeline.base import PermanentError, TransientError
+from django.conf import settings
+
+from ingestion.errors import PermanentError, TransientError
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +161,7 @@ class S3Storage:
     @property
     def client(self) -> Any:
         if self._client is None:
+            # Imported here: boto3 is slow to import and only an s3:// store needs it.
             import boto3
             from botocore.config import Config
 
@@ -223,6 +226,7 @@ def _s3_errors(key: str) -> Iterator[None]:
 
 
 def classify_s3_error(exc: BaseException, key: str) -> Exception:
+    # Imported here: botocore comes with boto3, which only an s3:// store loads.
     from botocore.exceptions import BotoCoreError, ClientError
 
     if isinstance(exc, ClientError):
@@ -265,6 +269,4 @@ def _cached(url: str) -> ObjectStorage:
 
 def get_storage() -> ObjectStorage:
     """The configured store, one per URL per process (boto3 clients are reusable)."""
-    from django.conf import settings
-
     return _cached(str(settings.OBJECT_STORAGE_URL))

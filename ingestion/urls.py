@@ -24,9 +24,5 @@ urlpatterns = [
     path("review/chunks/<int:chunk_id>/save", views.chunk_save, name="review_chunk_save"),
     path("review/chunks/<int:chunk_id>/approve", views.chunk_approve, name="review_chunk_approve"),
     path("review/chunks/<int:chunk_id>/reject", views.chunk_reject, name="review_chunk_reject"),
-    path("jobs/", views.job_list, name="job_list"),
-    path("jobs/<uuid:job_id>/", views.job_detail, name="job_detail"),
-    path("jobs/<uuid:job_id>/replay", views.job_replay, name="job_replay"),
-    path("jobs/<uuid:job_id>/rerun", views.job_rerun, name="job_rerun"),
     path("search/", views.search_page, name="search"),
 ]

@@ -20,8 +20,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from partner_events.contract_fields import SOURCE_METADATA_KEYS, fields_for
-from partner_events.contract_formats import FORMATS
+from ingestion.formats import FORMATS
+from partner_events.contract.fields import SOURCE_METADATA_KEYS, fields_for
 from partner_events.schemas import STAGE_STATUS_SCHEMA, doc_uploaded_schema
 from partner_events.status import ROUTES, RoutingKey, WireStatus, build_event, validate_stage_topics
 
@@ -270,7 +270,7 @@ def partner_events_page(request: HttpRequest) -> HttpResponse:
         "lifecycle": lifecycle_rows(),
         "max_retries": settings.KAFKA_MAX_RETRIES,
         "backoff": settings.KAFKA_RETRY_BACKOFF_SECONDS,
-        "orphan_grace": f"{settings.KAFKA_ORPHAN_GRACE_SECONDS:g}",
+        "orphan_grace": f"{settings.JOB_STALE_SECONDS:g}",
         "drain_seconds": f"{settings.KAFKA_DRAIN_SECONDS:g}",
     }
     return render(request, "partner_events/docs.html", context)

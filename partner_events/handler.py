@@ -28,11 +28,13 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ingestion.jobs import record_result
+from ingestion.errors import INTERNAL_ERROR
+from ingestion.jobs import fresh_run, record_result, terminal_state
 from ingestion.models import FINAL_JOB_STATES, IngestionJob, JobOrigin, JobState
+from ingestion.pipeline.locks import held_elsewhere
 from ingestion.pipeline.request import (
     IngestRequest,
     IngestResult,
@@ -40,21 +42,21 @@ from ingestion.pipeline.request import (
     Outcome,
     Provenance,
 )
-from partner_events.contract import (
+from ingestion.pipeline.runner import ingest
+from partner_events.contract.validate import (
     ContractConfig,
     NormalizedRecord,
     Verdict,
     decode_payload,
     validate_doc_uploaded,
 )
-from partner_events.contract import Outcome as VerdictOutcome
+from partner_events.contract.validate import Outcome as VerdictOutcome
 from partner_events.lifecycle import StageEventObserver
 from partner_events.outbox import NewEvent, append, initial_status, publish_job
 from partner_events.publisher import Publisher
 
 log = logging.getLogger(__name__)
 
-INTERNAL_ERROR = "Kesalahan internal saat memproses dokumen"
 ALREADY_PROCESSED = "jobId sudah diproses sebelumnya; tidak ada event baru"
 BUSY = "jobId sedang diproses oleh worker lain"
 SAME_RECORD = "rekaman Kafka yang sama dibaca ulang; hasil sebelumnya tetap berlaku"
@@ -87,11 +89,6 @@ class HandleOutcome:
     document_id: UUID | None = None
     reason: str | None = None
 
-    @property
-    def commit(self) -> bool:
-        """Whether the worker commits the record's offset now."""
-        return self.outcome is not ConsumerOutcome.DEFERRED
-
 
 @dataclass(slots=True)
 class Claim:
@@ -112,21 +109,6 @@ def storable(value: Any) -> Any:
     if isinstance(value, list):
         return [storable(v) for v in value]
     return value
-
-
-_TRY_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
-_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
-
-
-def lock_is_free(key: str) -> bool:
-    """Whether no session holds the document lock ``key`` (taken and released at once)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_TRY_LOCK, [key])
-        row = cursor.fetchone()
-        if not (row and row[0]):
-            return False
-        cursor.execute(_UNLOCK, [key])
-    return True
 
 
 def _lock_key_max() -> int:
@@ -159,7 +141,7 @@ def _still_running(job: IngestionJob, now: Any) -> bool:
     if job.heartbeat_at is not None and job.heartbeat_at > now - stale_after():
         return True
     key = job_lock_key(job)
-    return bool(key) and not lock_is_free(key)
+    return bool(key) and held_elsewhere(key)
 
 
 def _refusal(job: IngestionJob, partner_job_id: str, now: Any, record: str) -> HandleOutcome | None:
@@ -186,18 +168,14 @@ def claim_job(partner_job_id: str, *, payload: Any, lock_key: str, record: str =
     database, which keeps the one stored).
     """
     now = timezone.now()
-    fields: dict[str, Any] = {
-        "state": JobState.PROCESSING,
-        "payload": storable(payload),
-        "lock_key": lock_key[: _lock_key_max()],
-        "started_at": now,
-        "heartbeat_at": now,
-        "finished_at": None,
-        "stage": "",
-        "progress": 0,
-        "error": "",
-        "status_text": "",
-    }
+    fields = fresh_run(
+        state=JobState.PROCESSING,
+        payload=storable(payload),
+        lock_key=lock_key[: _lock_key_max()],
+        started_at=now,
+        heartbeat_at=now,
+        finished_at=None,
+    )
     if record:
         fields["kafka_record"] = record[:300]
     with transaction.atomic():
@@ -280,8 +258,6 @@ def request_for_record(job: IngestionJob, record: NormalizedRecord) -> IngestReq
 def _run_pipeline(
     job: IngestionJob, record: NormalizedRecord, publisher: Publisher
 ) -> HandleOutcome:
-    from ingestion.pipeline.runner import ingest
-
     observer = StageEventObserver(job, publisher, registry_id=record.registry_id)
     try:
         result = ingest(request_for_record(job, record), observer)
@@ -300,17 +276,9 @@ def _run_pipeline(
     return HandleOutcome(outcome, record.job_id, job, result.document_id, reason)
 
 
-_FINAL_STATE = {
-    Outcome.INDEXED: JobState.DONE,
-    Outcome.NEEDS_REVIEW: JobState.NEEDS_REVIEW,
-    Outcome.SKIPPED: JobState.SKIPPED,
-    Outcome.FAILED: JobState.FAILED,
-}
-
-
 def _ensure_final(job: IngestionJob, observer: StageEventObserver, result: IngestResult) -> None:
     """The outcome is on the job row before returning, even if the observer failed."""
-    state = _FINAL_STATE.get(result.outcome)
+    state = terminal_state(result.outcome)
     if state is None or observer.terminal is not None:
         return
     log.error("job %s: terminal milestone was not recorded; saving the outcome only", job.pk)

@@ -109,15 +109,15 @@ class StageEventObserver(JobProgressObserver):
         status = initial_status(self.publisher)
         if milestone in HELD:
             self.held.append(event)
-            super().milestone(key, document_id=document_id, meta=meta, error=error)
+            super().milestone(key, document_id=document_id, meta=meta, error=error, at=at)
             return
         if milestone in LIVE:
             append(self.job, [event], status=status)
-            super().milestone(key, document_id=document_id, meta=meta, error=error)
+            super().milestone(key, document_id=document_id, meta=meta, error=error, at=at)
         else:
             batch = [event] if milestone is Milestone.FAILED else [*self.held, event]
             with transaction.atomic():
-                super().milestone(key, document_id=document_id, meta=meta, error=error)
+                super().milestone(key, document_id=document_id, meta=meta, error=error, at=at)
                 append(self.job, batch, status=status)
             self.held = []
             self.terminal = milestone

@@ -1,6 +1,6 @@
 """The stage-event outbox: every StageStatusEvent is logged before anyone tries to send it.
 
-Rows of :class:`~ingestion.models.StageEvent` are appended with a per-job ``seq`` (under a
+Rows of :class:`~partner_events.models.StageEvent` are appended with a per-job ``seq`` (under a
 lock on the job row) in the same transaction as the job update they belong to, then handed
 to a publisher. Order is kept per job: an event is only ever sent when every earlier event
 of its job has been published, so per-key order holds on every topic even across broker
@@ -18,13 +18,16 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from ingestion.models import Chunk, IngestionJob, PublishStatus, StageEvent
+from aceh_rag.platform.metrics import OUTBOX_BACKLOG
+from ingestion.models import Chunk, IngestionJob
+from partner_events.contract.config import ContractConfig
+from partner_events.models import PublishStatus, StageEvent
 from partner_events.publisher import (
     Delivery,
     DeliveryResult,
@@ -34,13 +37,9 @@ from partner_events.publisher import (
 )
 from partner_events.status import RoutingKey, build_event, is_terminal, topic_for
 
-if TYPE_CHECKING:
-    from partner_events.lifecycle import StageEventObserver
-
 __all__ = [
     "UNPUBLISHED",
     "NewEvent",
-    "StageEventObserver",
     "append",
     "backlog_size",
     "drain_pending",
@@ -63,15 +62,6 @@ _STATUS_FOR = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    # The observer lives in lifecycle.py (it imports this module); re-exported lazily.
-    if name == "StageEventObserver":
-        from partner_events.lifecycle import StageEventObserver
-
-        return StageEventObserver
-    raise AttributeError(name)
-
-
 @dataclass(frozen=True, slots=True)
 class NewEvent:
     routing_key: str
@@ -84,8 +74,6 @@ def job_key(job: IngestionJob) -> str:
 
 
 def stage_topics() -> dict[str, str]:
-    from partner_events.contract_config import ContractConfig
-
     return dict(ContractConfig.from_settings().stage_topics)
 
 
@@ -313,8 +301,13 @@ def record_terminal_after_review(job: IngestionJob) -> StageEvent:
 
 def backlog_size() -> int:
     """Events logged but not yet published (pending or failed), also exported as a gauge."""
-    from aceh_rag.platform.metrics import OUTBOX_BACKLOG
-
     size = StageEvent.objects.filter(publish_status__in=UNPUBLISHED).count()
     OUTBOX_BACKLOG.set(size)
     return size
+
+
+def on_job_settled_by_review(sender: Any, *, job: IngestionJob, **_kwargs: Any) -> None:
+    """Receiver of :data:`ingestion.signals.job_settled_by_review` (connected in ``apps``):
+    a partner's job gets its terminal event; an admin upload has no partner to tell."""
+    if job.partner_job_id is not None:
+        record_terminal_after_review(job)

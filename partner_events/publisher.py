@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol, TextIO
 
+from confluent_kafka import KafkaException, Producer
+from django.conf import settings
+
 from partner_events.status import record_key, record_value
 
 log = logging.getLogger(__name__)
@@ -168,8 +171,6 @@ class KafkaPublisher:
 
     @classmethod
     def from_settings(cls) -> KafkaPublisher:
-        from django.conf import settings
-
         timeout = float(settings.KAFKA_PUBLISH_TIMEOUT_SECONDS)
         config = producer_config(
             str(settings.KAFKA_BOOTSTRAP_SERVERS),
@@ -181,8 +182,6 @@ class KafkaPublisher:
     @property
     def producer(self) -> Any:
         if self._producer is None or self._fatal:
-            from confluent_kafka import Producer
-
             if self._producer is not None:
                 log.warning("kafka publisher: fatal producer error; creating a new producer")
             self._producer = Producer(self.config)
@@ -221,8 +220,6 @@ class KafkaPublisher:
         results: list[DeliveryResult | None],
         index: int,
     ) -> DeliveryResult | None:
-        from confluent_kafka import KafkaException
-
         def on_delivery(err: Any, _msg: Any) -> None:
             if err is None:
                 results[index] = PUBLISHED

@@ -1,7 +1,7 @@
 """JSON Schemas (Draft 2020-12) of the partner contract, as Python data.
 
 ``STAGE_STATUS_SCHEMA`` is the contract's StageStatusEvent schema verbatim.
-``DOC_UPLOADED_SCHEMA`` is generated from ``contract_fields.FIELDS``: it describes what a
+``DOC_UPLOADED_SCHEMA`` is generated from ``contract.fields.FIELDS``: it describes what a
 producer should send. The validator is the authority; the schema cannot express the
 cross-field rules (MIME/extension/format agreement, collectionName normalization, the
 sourceType match, the registryId fallback), which its ``description`` names.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from partner_events.contract_fields import DEFAULT_FILENAME_FIELD, fields_for
+from partner_events.contract.fields import DEFAULT_FILENAME_FIELD, fields_for
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 

@@ -16,19 +16,15 @@ from typing import Any, NamedTuple
 
 from django.core.exceptions import ImproperlyConfigured
 
+from ingestion.pipeline.request import PROGRESS, Milestone
+
 ENVELOPE_VERSION = 1
 
 
-class RoutingKey(StrEnum):
-    FETCHED = "fetched"
-    PARSED = "parsed"
-    OCR_PENDING = "ocr_pending"
-    OCR = "ocr"
-    CHUNKED = "chunked"
-    EMBEDDED = "embedded"
-    INDEXED = "indexed"
-    FAILED = "failed"
-    SKIPPED = "skipped"
+# The stage-topic map's routing keys are the pipeline's milestones (one vocabulary, defined
+# in the core); ``needs_review`` is the one milestone without a route of its own: it travels
+# on the ``indexed`` route with the status override below.
+RoutingKey = Milestone
 
 
 class WireStage(StrEnum):
@@ -56,16 +52,20 @@ class Route(NamedTuple):
     progress: int
 
 
-ROUTES: dict[RoutingKey, Route] = {
-    RoutingKey.FETCHED: Route(WireStage.EXTRACTING, WireStatus.DONE, 10),
-    RoutingKey.PARSED: Route(WireStage.EXTRACTING, WireStatus.DONE, 25),
-    RoutingKey.OCR_PENDING: Route(WireStage.OCR_PENDING, WireStatus.STARTED, 25),
-    RoutingKey.OCR: Route(WireStage.OCR_DONE, WireStatus.DONE, 45),
-    RoutingKey.CHUNKED: Route(WireStage.CHUNKING, WireStatus.DONE, 65),
-    RoutingKey.EMBEDDED: Route(WireStage.EMBEDDING, WireStatus.DONE, 85),
-    RoutingKey.INDEXED: Route(WireStage.INDEXED, WireStatus.DONE, 100),
-    RoutingKey.FAILED: Route(WireStage.FAILED, WireStatus.FAILED, 100),
-    RoutingKey.SKIPPED: Route(WireStage.INDEXED, WireStatus.SKIPPED, 100),
+# Wire stage and status of each route; the progress is the core's (pipeline.request.PROGRESS).
+_WIRE: dict[Milestone, tuple[WireStage, WireStatus]] = {
+    RoutingKey.FETCHED: (WireStage.EXTRACTING, WireStatus.DONE),
+    RoutingKey.PARSED: (WireStage.EXTRACTING, WireStatus.DONE),
+    RoutingKey.OCR_PENDING: (WireStage.OCR_PENDING, WireStatus.STARTED),
+    RoutingKey.OCR: (WireStage.OCR_DONE, WireStatus.DONE),
+    RoutingKey.CHUNKED: (WireStage.CHUNKING, WireStatus.DONE),
+    RoutingKey.EMBEDDED: (WireStage.EMBEDDING, WireStatus.DONE),
+    RoutingKey.INDEXED: (WireStage.INDEXED, WireStatus.DONE),
+    RoutingKey.FAILED: (WireStage.FAILED, WireStatus.FAILED),
+    RoutingKey.SKIPPED: (WireStage.INDEXED, WireStatus.SKIPPED),
+}
+ROUTES: dict[Milestone, Route] = {
+    key: Route(stage, status, PROGRESS[key]) for key, (stage, status) in _WIRE.items()
 }
 
 # The only status a caller may substitute: a review outcome travels on the indexed route.

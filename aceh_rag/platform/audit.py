@@ -36,6 +36,7 @@ from typing import Any
 
 import redis
 import zstandard
+from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -91,8 +92,6 @@ class AuditConfig:
 
     @classmethod
     def from_settings(cls) -> AuditConfig | None:
-        from django.conf import settings
-
         url = settings.AUDIT_REDIS_URL
         if not url:
             return None

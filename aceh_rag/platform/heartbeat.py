@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+from django.conf import settings
 
 from aceh_rag.platform.context import ENGINE
 
@@ -37,8 +38,6 @@ class HeartbeatConfig:
 
     @classmethod
     def from_settings(cls) -> HeartbeatConfig | None:
-        from django.conf import settings
-
         url = settings.MANAGER_URL
         if not url:
             return None

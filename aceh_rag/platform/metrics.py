@@ -1,20 +1,12 @@
 """Prometheus metrics shared by the web app and the workers.
 
-In-process series (counters, histograms) live in the default registry. Queue depth and
-job totals are read from Postgres at scrape time by :class:`JobTableCollector`, so the web
-process reports the truth even though the workers run in other processes.
+In-process series (counters, histograms) live in the default registry. Series read from
+the apps' tables at scrape time are the apps' own collectors (``ingestion.metrics``).
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator
-
-from prometheus_client import REGISTRY, Counter, Gauge, Histogram
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.registry import Collector
-
-log = logging.getLogger(__name__)
+from prometheus_client import Counter, Gauge, Histogram
 
 JOBS_PROCESSED = Counter(
     "aceh_rag_jobs_processed",
@@ -49,42 +41,3 @@ OUTBOX_BACKLOG = Gauge(
     "aceh_rag_outbox_backlog",
     "Stage events written to the outbox but not yet published (worker view)",
 )
-
-
-class JobTableCollector(Collector):
-    """Queue depth and job counts by state, straight from the jobs table."""
-
-    def collect(self) -> Iterator[GaugeMetricFamily]:
-        from django.db import DatabaseError
-        from django.db.models import Count
-
-        from ingestion.models import IngestionJob, JobState
-
-        by_state = GaugeMetricFamily(
-            "aceh_rag_jobs", "Ingestion jobs in the database by state", labels=["state"]
-        )
-        depth = GaugeMetricFamily("aceh_rag_queue_depth", "Jobs waiting to be processed")
-        try:
-            counts = dict(
-                IngestionJob.objects.values_list("state").annotate(n=Count("id")).order_by()
-            )
-        except DatabaseError:
-            log.warning("metrics: jobs table unavailable", exc_info=True)
-            return
-        for state in JobState.values:
-            by_state.add_metric([state], float(counts.get(state, 0)))
-        depth.add_metric(
-            [], float(counts.get(JobState.QUEUED, 0) + counts.get(JobState.DEFERRED, 0))
-        )
-        yield by_state
-        yield depth
-
-
-_registered = False
-
-
-def register_db_collector() -> None:
-    global _registered
-    if not _registered:
-        REGISTRY.register(JobTableCollector())
-        _registered = True

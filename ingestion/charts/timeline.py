@@ -1,7 +1,7 @@
-"""A job's stage timeline: where its time went, from the stage events' ``ts``.
+"""A job's stage timeline: where its time went, from the job's milestones (``JobMilestone``).
 
-Held milestones (parsed, ocr, chunked, embedded) are published only once the document is
-written, but each carries the moment its stage really ended, so consecutive event times
+Held milestones (parsed, ocr, chunked, embedded) are reported only once the document is
+written, but each keeps the moment its stage really ended, so consecutive milestone times
 bound each stage. The GPU-queue wait recorded on the job is drawn apart from OCR processing.
 """
 
@@ -10,19 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
 
 from ingestion.charts.svg import TOP, Chart, Rect, Tick, fmt_number
-from ingestion.models import IngestionJob
-
-
-class StageEventLike(Protocol):
-    """What the timeline reads of a stage event (the outbox row lives above this layer)."""
-
-    routing_key: str
-    payload: Any
-    created_at: datetime
-
+from ingestion.models import IngestionJob, JobMilestone
 
 ROW = 24
 LABEL_WIDTH = 200
@@ -54,17 +44,9 @@ class Segment:
         return max((self.end - self.start).total_seconds(), 0.0)
 
 
-def _event_time(event: StageEventLike) -> datetime:
-    payload = event.payload if isinstance(event.payload, dict) else {}
-    try:
-        return datetime.fromisoformat(str(payload["ts"]).replace("Z", "+00:00"))
-    except (KeyError, ValueError):
-        return event.created_at
-
-
-def segments(job: IngestionJob, events: Iterable[StageEventLike]) -> list[Segment]:
+def segments(job: IngestionJob, milestones: Iterable[JobMilestone]) -> list[Segment]:
     """Consecutive stage spans in time order; OCR split into GPU wait and processing."""
-    timed = sorted(((_event_time(e), e.routing_key) for e in events), key=lambda p: p[0])
+    timed = sorted(((m.created_at, m.milestone) for m in milestones), key=lambda p: p[0])
     if not timed:
         return []
     out: list[Segment] = []
@@ -100,8 +82,8 @@ def fmt_seconds(seconds: float) -> str:
     return f"{minutes} mnt {rest} dtk"
 
 
-def timeline_chart(job: IngestionJob, events: Iterable[StageEventLike]) -> Chart | None:
-    spans = segments(job, events)
+def timeline_chart(job: IngestionJob, milestones: Iterable[JobMilestone]) -> Chart | None:
+    spans = segments(job, milestones)
     if not spans:
         return None
     origin = spans[0].start

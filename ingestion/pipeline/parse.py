@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ingestion.pipeline.base import ParsedDocument, PermanentError
+from ingestion.errors import PermanentError
+from ingestion.pipeline.base import ParsedDocument
 from ingestion.pipeline.parsers.csv_ import parse_csv
 from ingestion.pipeline.parsers.html import parse_html
 from ingestion.pipeline.parsers.image import parse_image

@@ -43,6 +43,22 @@ class Milestone(StrEnum):
     FAILED = "failed"
 
 
+# How far along a job is when it reaches each milestone: the job row and the partner's
+# StageStatusEvent ``progress`` both read this one table.
+PROGRESS: dict[Milestone, int] = {
+    Milestone.FETCHED: 10,
+    Milestone.PARSED: 25,
+    Milestone.OCR_PENDING: 25,
+    Milestone.OCR: 45,
+    Milestone.CHUNKED: 65,
+    Milestone.EMBEDDED: 85,
+    Milestone.INDEXED: 100,
+    Milestone.NEEDS_REVIEW: 100,
+    Milestone.SKIPPED: 100,
+    Milestone.FAILED: 100,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """Partner transport fields stored as source metadata when not None."""

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ingestion.pipeline.base import TransientError
+from django.conf import settings
+
+from ingestion.errors import TransientError
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +27,6 @@ class RetryPolicy:
 
     @classmethod
     def from_settings(cls) -> RetryPolicy:
-        from django.conf import settings
-
         return cls(
             retries=int(settings.KAFKA_MAX_RETRIES),
             backoff_s=float(settings.KAFKA_RETRY_BACKOFF_SECONDS),

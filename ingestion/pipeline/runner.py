@@ -23,16 +23,23 @@ from uuid import UUID
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from ingestion import identity
+from aceh_rag.platform.context import call_context
+from aceh_rag.platform.metrics import STAGE_DURATION
+from ingestion.errors import INTERNAL_ERROR, PermanentError, StageError
 from ingestion.legal.store import unit_passages
 from ingestion.models import Document, DocumentStatus
-from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument, PermanentError, StageError
+from ingestion.pipeline import identity
+from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument
+from ingestion.pipeline.chunk import chunk_document
 from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
 from ingestion.pipeline.fetch import fetch
 from ingestion.pipeline.index import summarize, write_document
 from ingestion.pipeline.locks import advisory_lock
-from ingestion.pipeline.ocr_step import OcrOutcome, run_ocr
+from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
+from ingestion.pipeline.parse import ParseLimits, parse, render_page_png
+from ingestion.pipeline.regions import attach_regions
 from ingestion.pipeline.request import (
+    PROGRESS,
     CompositeObserver,
     IngestRequest,
     IngestResult,
@@ -43,6 +50,7 @@ from ingestion.pipeline.request import (
     as_composite,
 )
 from ingestion.pipeline.retry import RetryPolicy, with_retries
+from ingestion.relations.graph import refresh_document
 from ingestion.storage import FetchedFile
 
 __all__ = [
@@ -59,7 +67,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-INTERNAL_ERROR = "Kesalahan internal saat memproses dokumen"
 NO_TEXT = "Tidak ada teks yang dapat diindeks dalam dokumen"
 
 # Held milestones with the moment each stage really ended (their events carry it as ``ts``).
@@ -67,8 +74,6 @@ Pending = list[tuple[Milestone, dict[str, Any] | None, datetime]]
 
 
 def _timed(stage: str, action: Callable[[], T]) -> T:
-    from aceh_rag.platform.metrics import STAGE_DURATION
-
     started = time.monotonic()
     try:
         return action()
@@ -92,8 +97,6 @@ def _context_fields(request: IngestRequest) -> dict[str, Any]:
 
 def ingest(request: IngestRequest, observer: PipelineObserver | None = None) -> IngestResult:
     """Run one document through the pipeline under its per-document lock."""
-    from aceh_rag.platform.context import call_context
-
     obs = as_composite(observer)
     started = time.monotonic()
     with call_context(**_context_fields(request)), advisory_lock(request.lock_key) as acquired:
@@ -123,8 +126,6 @@ def _fail(
 
 
 def _run(request: IngestRequest, obs: CompositeObserver, tmp: Path) -> IngestResult:
-    from aceh_rag.platform.context import call_context
-
     policy = RetryPolicy.from_settings()
     try:
         fetched = _timed(
@@ -149,7 +150,7 @@ def _run(request: IngestRequest, obs: CompositeObserver, tmp: Path) -> IngestRes
         document = _prepare(decision, request, fetched)
         if document is None:
             return deferred
-    obs.progress("fetched", 10)
+    obs.progress("fetched", PROGRESS[Milestone.FETCHED])
     obs.milestone(Milestone.FETCHED, document_id=None, meta=None)
     with call_context(doc_hash=fetched.sha256):
         return _after_fetch(request, obs, fetched, decision, document, policy)
@@ -201,8 +202,6 @@ def _after_fetch(
 
 
 def _parse(request: IngestRequest, fetched: FetchedFile) -> ParsedDocument:
-    from ingestion.pipeline.parse import ParseLimits, parse
-
     return parse(fetched.path, request.format, ParseLimits.from_settings())
 
 
@@ -212,6 +211,7 @@ def _with_ocr(
     ocr = run_ocr(
         fetched.path,
         list(parsed.ocr_pages),
+        render=render_page_png,
         observer=obs,
         policy=policy,
         dpi=int(settings.OCR_RENDER_DPI),
@@ -225,9 +225,6 @@ def _with_ocr(
 
 
 def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
-    from ingestion.pipeline.chunk import chunk_document
-    from ingestion.pipeline.regions import attach_regions
-
     drafts = chunk_document(
         blocks,
         budget_tokens=int(settings.CHUNK_TOKEN_BUDGET),
@@ -238,8 +235,6 @@ def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
 
 
 def _refresh_relations(document: Document) -> None:
-    from ingestion.relations.graph import refresh_document
-
     try:
         with transaction.atomic():
             refresh_document(document)
@@ -257,7 +252,7 @@ def _process(
 ) -> IngestResult:
     pending: Pending = []
     parsed = _timed("parse", lambda: _parse(request, fetched))
-    obs.progress("parsed", 25)
+    obs.progress("parsed", PROGRESS[Milestone.PARSED])
     pending.append((Milestone.PARSED, None, datetime.now(UTC)))
     blocks = parsed.blocks
     if parsed.ocr_pages:
@@ -268,7 +263,7 @@ def _process(
     drafts = _timed("chunk", lambda: _chunk(blocks))
     if not drafts:
         raise PermanentError(NO_TEXT, code="no_text")
-    obs.progress("chunked", 65)
+    obs.progress("chunked", PROGRESS[Milestone.CHUNKED])
     pending.append((Milestone.CHUNKED, {"chunkCount": len(drafts)}, datetime.now(UTC)))
     embedder = get_embedder()
     texts = [passage_text(d.heading_path_text, d.text) for d in drafts]
@@ -283,7 +278,7 @@ def _process(
     threshold = float(settings.OCR_REVIEW_THRESHOLD)
     embedded = {"chunkCount": summarize(drafts, threshold).indexed_count}
     pending.append((Milestone.EMBEDDED, embedded, datetime.now(UTC)))
-    obs.progress("embedded", 85)
+    obs.progress("embedded", PROGRESS[Milestone.EMBEDDED])
     # The relations commit with the chunks they were read from (crash-safe), but their
     # failure must not undo the index: they run in a savepoint.
     with transaction.atomic():

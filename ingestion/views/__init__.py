@@ -9,7 +9,6 @@ from ingestion.views.documents import (
     document_list,
     document_reprocess,
 )
-from ingestion.views.jobs import job_detail, job_list, job_replay, job_rerun
 from ingestion.views.review import (
     approve_above,
     approve_all,
@@ -36,10 +35,6 @@ __all__ = [
     "document_download",
     "document_list",
     "document_reprocess",
-    "job_detail",
-    "job_list",
-    "job_replay",
-    "job_rerun",
     "page_image",
     "review_document",
     "review_queue",

@@ -25,12 +25,13 @@ from ingestion.models import (
     Document,
     DocumentStatus,
     IngestionJob,
+    JobMilestone,
     ReviewAction,
-    StageEvent,
 )
 from ingestion.permissions import admin_required
 from ingestion.relations.graph import refresh_document
 from ingestion.relations.read import document_status as regulation_status
+from ingestion.storage import get_storage
 from ingestion.views.chunk_pages import page_context
 from ingestion.views.common import (
     is_htmx,
@@ -202,7 +203,7 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
     document = get_object_or_404(Document, pk=pk)
     jobs = list(
         document.jobs.order_by("-created_at").prefetch_related(
-            Prefetch("stage_events", queryset=StageEvent.objects.order_by("seq"))
+            Prefetch("milestones", queryset=JobMilestone.objects.order_by("seq"))
         )
     )
     chunks = paginate(
@@ -240,8 +241,6 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
 
 @login_required
 def document_download(request: HttpRequest, pk: UUID) -> FileResponse:
-    from ingestion.storage import get_storage
-
     document = get_object_or_404(
         Document.objects.only("storage_key", "file_name", "mime_type"), pk=pk
     )

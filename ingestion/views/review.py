@@ -26,6 +26,8 @@ from ingestion.charts.svg import fmt_decimal
 from ingestion.forms import ChunkTextForm
 from ingestion.models import Chunk, Document, DocumentStatus, ReviewState
 from ingestion.permissions import reviewer_required
+from ingestion.pipeline.parse import render_page_png
+from ingestion.storage import ObjectMissing, get_storage
 from ingestion.views.common import is_htmx, page, paginate
 from ingestion.views.regions import page_regions
 
@@ -273,9 +275,6 @@ def _page_cache_dir() -> Path:
 
 
 def _render_page(document: Document, number: int, dpi: int) -> bytes:
-    from ingestion.pipeline.parse import render_page_png
-    from ingestion.storage import get_storage
-
     started = time.monotonic()
     suffix = Path(document.file_name).suffix or f".{document.format}"
     with tempfile.TemporaryDirectory(prefix="page-") as tmp:
@@ -287,8 +286,6 @@ def _render_page(document: Document, number: int, dpi: int) -> bytes:
 
 
 def _stored_page(key: str) -> bytes | None:
-    from ingestion.storage import ObjectMissing, get_storage
-
     object_key = f"{PAGE_IMAGE_PREFIX}/{key}.png"
     try:
         stream = get_storage().open(object_key)
@@ -304,8 +301,6 @@ def _stored_page(key: str) -> bytes | None:
 
 
 def _store_page(key: str, png: bytes) -> None:
-    from ingestion.storage import get_storage
-
     try:
         get_storage().put(f"{PAGE_IMAGE_PREFIX}/{key}.png", io.BytesIO(png))
     except Exception as exc:  # serving the page matters more than caching it

@@ -8,11 +8,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 
+from ingestion.errors import StageError
 from ingestion.forms import SearchForm
-from ingestion.legal.units import unit_anchor
 from ingestion.links import safe_url
-from ingestion.pipeline.base import StageError
-from ingestion.search_types import SearchHit
+from ingestion.relations.references import unit_anchor
+from ingestion.search.query import SearchHit, SearchQuery
+from ingestion.search.service import search
 from ingestion.views.common import is_htmx, page
 
 log = logging.getLogger(__name__)
@@ -22,9 +23,6 @@ CONTEXT_CHARS = 240  # chunk text shown on each side of the highlighted unit
 
 
 def _run(data: dict[str, Any]) -> dict[str, Any]:
-    from ingestion.search import search
-    from ingestion.search_types import SearchQuery
-
     query = SearchQuery(
         text=data["q"],
         limit=RESULT_LIMIT,
@@ -57,19 +55,16 @@ def _unit_view(hit: SearchHit) -> dict[str, Any]:
         before = "…" + before[-CONTEXT_CHARS:].lstrip()
     if len(after) > CONTEXT_CHARS:
         after = after[:CONTEXT_CHARS].rstrip() + "…"
-    pasal = hit.unit.get("pasal") or ""
     return {
         "before": before,
         "unit_text": hit.text[start:end],
         "after": after,
-        "anchor": unit_anchor(pasal, hit.unit.get("ayat")),
+        "anchor": unit_anchor(hit.unit),
     }
 
 
 def _linked(references: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each reference with the anchor of its unit on the document page."""
-    from ingestion.relations.references import unit_anchor
-
     return [{**ref, "anchor": unit_anchor(ref["unit"])} for ref in references]
 
 
@@ -81,8 +76,6 @@ def search_page(request: HttpRequest) -> HttpResponse:
         context["searched"] = True
         try:
             context.update(_run(form.cleaned_data))
-        except ImportError:
-            context["error"] = "Layanan pencarian belum tersedia di server ini."
         except StageError as exc:
             log.warning("search failed: %s", exc)
             context["error"] = exc.reason

@@ -1,14 +1,12 @@
 """What a person reads about a document or job that is not finished: never a bare spinner.
 
 Single jobs use ``ingestion.jobs.queue_info``. Lists use :func:`live_statuses`, which gives
-the same ``Dalam antrean — posisi N (±X menit)`` line for every waiting job on a page in a
-constant number of queries (``queue_info`` costs a few queries per job).
+the same line (:mod:`ingestion.queue_text`) for every waiting job on a page in a constant
+number of queries (``queue_info`` costs a few queries per job).
 """
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from uuid import UUID
@@ -18,6 +16,7 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from ingestion import jobs as job_service
+from ingestion import queue_text
 from ingestion.models import Document, DocumentStatus, IngestionJob, JobState
 
 IN_PROGRESS_DOCUMENT = (DocumentStatus.QUEUED, DocumentStatus.PROCESSING)
@@ -59,28 +58,13 @@ def _positions(waiting: Sequence[IngestionJob]) -> dict[UUID, int]:
     return {pk: int(n) + 1 for pk, n in rows}
 
 
-def _median_job_seconds(origin: str) -> float:
-    # The measured-throughput rule of ingestion.jobs.queue_info, once per origin.
-    rows = (
-        IngestionJob.objects.filter(
-            origin=origin, finished_at__isnull=False, started_at__isnull=False
-        )
-        .order_by("-finished_at")
-        .values_list("started_at", "finished_at")[: job_service.RECENT_JOBS]
-    )
-    durations = [
-        (end - start).total_seconds() for start, end in rows if start and end and end >= start
-    ]
-    return statistics.median(durations) if durations else float(job_service.DEFAULT_JOB_SECONDS)
-
-
 def live_statuses(jobs: Iterable[IngestionJob]) -> dict[UUID, LiveStatus]:
     """Live lines for the in-progress jobs of a page, in a constant number of queries."""
     jobs = [job for job in jobs if job.state in IN_PROGRESS_JOB]
     waiting = [job for job in jobs if job.state in WAITING_JOB]
     positions = _positions(waiting) if waiting else {}
-    workers = max(1, int(settings.INGEST_WORKERS))
-    medians = {origin: _median_job_seconds(origin) for origin in {j.origin for j in waiting}}
+    workers = int(settings.INGEST_WORKERS)
+    medians = {o: job_service.recent_job_seconds(o) for o in {j.origin for j in waiting}}
     result: dict[UUID, LiveStatus] = {}
     for job in jobs:
         if job.state not in WAITING_JOB:
@@ -88,10 +72,9 @@ def live_statuses(jobs: Iterable[IngestionJob]) -> dict[UUID, LiveStatus]:
             result[job.pk] = job_status(job)
             continue
         position = positions.get(job.pk, 1)
-        eta = math.ceil(medians[job.origin] * position / workers)
-        text = job_service.queue_text(position, eta)
-        if job.state == JobState.DEFERRED and job.status_text:
-            text = job.status_text
+        eta = queue_text.eta_seconds(medians[job.origin], position, workers)
+        deferred = job.status_text if job.state == JobState.DEFERRED else ""
+        text = queue_text.waiting_text(position, eta, deferred_text=deferred)
         result[job.pk] = LiveStatus(text, None, True)
     return result
 

@@ -14,11 +14,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.defaultfilters import filesizeformat
 
+from ingestion.errors import StageError
 from ingestion.forms import UploadForm, file_problem, max_upload_bytes, supported_extensions
 from ingestion.jobs import UploadMeta, enqueue_upload
 from ingestion.models import Document, IngestionJob
 from ingestion.permissions import admin_required
-from ingestion.pipeline.base import StageError
 from ingestion.views.common import is_htmx, page
 from ingestion.views.status import LiveStatus, job_status
 

@@ -13,7 +13,7 @@ from django.test import Client, override_settings
 
 from ingestion.models import IngestionJob, JobState
 from tests.api.helpers import bearer, issue_token
-from tests.search.factories import add_chunk, make_document
+from tests.search.helpers import add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.test import Client
 
 from ingestion.models import IngestionJob, JobOrigin, JobState
 from tests.api.helpers import bearer, issue_token
-from tests.search.factories import make_document
+from tests.search.helpers import make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from openapi_spec_validator import validate
 
-from tests.ui._support import client_for, make_user
+from tests.ui.helpers import client_for, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -27,7 +27,7 @@ from aceh_rag.api_support import hash_token, new_token
 from aceh_rag.wsgi import application
 from ingestion.models import ApiToken, Document, IngestionJob, JobOrigin, JobState
 from ingestion.pipeline.embed import get_embedder
-from tests.search.factories import add_chunk, make_document
+from tests.search.helpers import add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.test import Client
 
 from ingestion.pipeline.embed import get_embedder
 from tests.api.helpers import bearer, issue_token
-from tests.search.factories import add_chunk, make_document
+from tests.search.helpers import add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.test import Client, override_settings
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP, REVIEWER_GROUP
 from ingestion.models import IngestionJob
-from tests.ui._support import client_for, make_user
+from tests.ui.helpers import client_for, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ingestion import storage as storage_module
-from tests.browser._live import CHROMIUM, CHROMIUM_ARGS, REPO, CspViolation, Worker
+from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, REPO, CspViolation, Worker
 from tests.harness.database import current_database_url
 
 # Runs in every document before its own scripts (Playwright injects it over CDP, so the
@@ -50,7 +50,6 @@ def object_store(tmp_path: Path, settings: Any) -> Iterator[Path]:
 def worker(live_server: Any, object_store: Path, tmp_path: Path) -> Iterator[Worker]:
     if "DATABASE_URL" not in os.environ:
         pytest.skip("DATABASE_URL tidak di-set: jalankan lewat scripts/test_runner.py")
-    paused = tmp_path / "worker.paused"
     log_path = tmp_path / "worker.log"
     env = {
         **os.environ,
@@ -67,8 +66,6 @@ def worker(live_server: Any, object_store: Path, tmp_path: Path) -> Iterator[Wor
                 sys.executable,
                 "manage.py",
                 "ingest_worker",
-                "--paused-file",
-                str(paused),
                 "--poll-seconds",
                 "0.3",
             ],
@@ -77,8 +74,9 @@ def worker(live_server: Any, object_store: Path, tmp_path: Path) -> Iterator[Wor
             stdout=log_file,
             stderr=subprocess.STDOUT,
         )
-    handle = Worker(process, paused, log_path)
+    handle = Worker(process, log_path)
     yield handle
+    handle.resume()  # a stopped process would not act on SIGTERM
     process.send_signal(signal.SIGTERM)
     try:
         process.wait(60)

@@ -10,9 +10,8 @@ import pytest
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP
 from ingestion.models import Chunk, Document, DocumentStatus
-from tests.browser._live import WAIT_MS, Worker, log_in, screenshot
-from tests.ui._files import text_pdf
-from tests.ui._support import PASSWORD, make_user
+from tests.browser.helpers import WAIT_MS, Worker, log_in, screenshot
+from tests.ui.helpers import PASSWORD, make_user, text_pdf
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -71,7 +70,7 @@ def test_selecting_a_chunk_outlines_its_region_on_the_page_image(
 def test_the_review_page_outlines_doubtful_lines_and_highlights_the_one_being_edited(
     page: Any, live_server: Any, worker: Worker, tmp_path: Path
 ) -> None:
-    from tests.pipeline_ocr.pages import LEGAL_LINES, render_lines, ruin
+    from tests.pipeline_ocr.helpers import LEGAL_LINES, render_lines, ruin
 
     make_user("admin", group=ADMIN_GROUP)
     log_in(page, live_server.url, "admin", PASSWORD)

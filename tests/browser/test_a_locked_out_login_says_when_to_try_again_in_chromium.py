@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from tests.browser._live import screenshot
+from tests.browser.helpers import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

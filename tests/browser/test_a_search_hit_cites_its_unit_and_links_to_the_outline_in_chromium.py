@@ -8,9 +8,9 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser._live import log_in, screenshot
-from tests.legal.conftest import index_corpus_regulation
-from tests.ui._support import PASSWORD, make_user
+from tests.browser.helpers import log_in, screenshot
+from tests.legal.helpers import index_corpus_regulation
+from tests.ui.helpers import PASSWORD, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,8 @@ from django.contrib.auth.models import Group, User
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP, REVIEWER_GROUP
 from ingestion.models import Document, DocumentStatus
-from tests.browser._live import WAIT_MS, Worker, log_in, screenshot
-from tests.ui._files import text_pdf
+from tests.browser.helpers import WAIT_MS, Worker, log_in, screenshot
+from tests.ui.helpers import text_pdf
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +43,7 @@ def _upload(page: Any, base: str, files: list[Path]) -> None:
 
 
 def _bad_scan(tmp_path: Path) -> Path:
-    from tests.pipeline_ocr.pages import LEGAL_LINES, render_lines, ruin
+    from tests.pipeline_ocr.helpers import LEGAL_LINES, render_lines, ruin
 
     path = tmp_path / "pindaian-buram.png"
     buffer = io.BytesIO()

@@ -9,9 +9,8 @@ import pytest
 
 from ingestion.management.commands.ensure_admin import REVIEWER_GROUP
 from ingestion.models import Chunk, ReviewAction
-from tests.browser._live import log_in, screenshot
-from tests.browser._review import parked_document
-from tests.ui._support import PASSWORD, make_user
+from tests.browser.helpers import log_in, parked_document, screenshot
+from tests.ui.helpers import PASSWORD, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP
 from ingestion.models import JobOrigin, JobState
-from tests.browser._live import log_in, screenshot
-from tests.ui._support import PASSWORD, make_chunks, make_document, make_job, make_user
+from tests.browser.helpers import log_in, screenshot
+from tests.ui.helpers import PASSWORD, make_chunks, make_document, make_job, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

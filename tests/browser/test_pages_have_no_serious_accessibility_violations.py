@@ -12,11 +12,11 @@ import pytest
 from django.utils import timezone
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP
-from ingestion.models import Chunk, JobOrigin, JobState, StageEvent
+from ingestion.models import Chunk, JobMilestone, JobOrigin, JobState
+from partner_events.models import StageEvent
 from partner_events.status import format_ts
-from tests.browser._live import log_in, screenshot
-from tests.browser._review import parked_document
-from tests.ui._support import PASSWORD, make_chunks, make_document, make_job, make_user
+from tests.browser.helpers import log_in, parked_document, screenshot
+from tests.ui.helpers import PASSWORD, make_chunks, make_document, make_job, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -72,8 +72,9 @@ def _data(object_store: Path) -> tuple[Any, Any, Any]:
     make_chunks(indexed, 3)
     job = make_job(indexed, origin=JobOrigin.KAFKA)
     for seq, key in enumerate(["fetched", "parsed", "chunked", "embedded", "indexed"], start=1):
-        ts = format_ts(now - timedelta(seconds=10 - 2 * seq))
-        StageEvent.objects.create(job=job, seq=seq, routing_key=key, payload={"ts": ts})
+        at = now - timedelta(seconds=10 - 2 * seq)
+        JobMilestone.objects.create(job=job, seq=seq, milestone=key, created_at=at)
+        StageEvent.objects.create(job=job, seq=seq, routing_key=key, payload={"ts": format_ts(at)})
     parked = parked_document(object_store, [0.41, 0.55])
     region = {
         "page": 1, "w": 595.0, "h": 842.0, "unit": "pt", "dpi": 72,

@@ -13,8 +13,8 @@ from django.contrib.auth.models import Group, User
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP
 from ingestion.models import DocumentStatus
-from tests.browser._live import CspViolation, log_in
-from tests.ui._support import make_document
+from tests.browser.helpers import CspViolation, log_in
+from tests.ui.helpers import make_document
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,9 +10,8 @@ import pytest
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP
 from ingestion.models import IngestionJob
-from tests.browser._live import WAIT_MS, Worker, log_in, screenshot
-from tests.ui._files import text_pdf
-from tests.ui._support import PASSWORD, make_user
+from tests.browser.helpers import WAIT_MS, Worker, log_in, screenshot
+from tests.ui.helpers import PASSWORD, make_user, text_pdf
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

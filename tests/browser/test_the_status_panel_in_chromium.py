@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from ingestion.management.commands.ensure_admin import ADMIN_GROUP
-from tests.browser._live import log_in, screenshot
+from tests.browser.helpers import log_in, screenshot
 from tests.relations.helpers import plain, repealing, store_regulation
-from tests.ui._support import PASSWORD, make_user
+from tests.ui.helpers import PASSWORD, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,7 @@ import json
 
 import jsonschema
 
-from partner_events.contract import ContractConfig, validate_doc_uploaded
+from partner_events.contract.validate import ContractConfig, validate_doc_uploaded
 from partner_events.docs import EXAMPLES, success_event_example
 from partner_events.schemas import STAGE_STATUS_SCHEMA, doc_uploaded_schema
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client, override_settings
 
-from partner_events.contract_fields import SOURCE_METADATA_KEYS
+from partner_events.contract.fields import SOURCE_METADATA_KEYS
 from partner_events.status import ROUTES
 
 URL = "/docs/api/partner-events"
@@ -67,7 +67,7 @@ def test_the_active_settings_are_shown(client: Client) -> None:
 
 @pytest.mark.django_db
 def test_the_page_explains_held_deferred_offsets_and_worker_exit_codes(client: Client) -> None:
-    with override_settings(KAFKA_DRAIN_SECONDS=123, KAFKA_ORPHAN_GRACE_SECONDS=77):
+    with override_settings(KAFKA_DRAIN_SECONDS=123, JOB_STALE_SECONDS=77):
         html = page(client)
     assert "tidak pernah melewati record yang masih berjalan atau deferred" in html
     assert "= 123 detik" in html

@@ -30,8 +30,8 @@ from typing import Any
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
 
-from tests.kafka_worker._support import WorkerProcess
-from tests.partner_ingest._support import doc_uploaded, schema_errors
+from tests.kafka_worker.helpers import WorkerProcess
+from tests.partner_ingest.helpers import doc_uploaded, schema_errors
 
 PARTITIONS = 4
 WORKER_ARGS = ("--orphan-grace-seconds", "2", "--deferred-retry-seconds", "0.5")
@@ -431,7 +431,7 @@ def _wait_quiet(
 
 
 def _outbox_pending(job_ids: list[str]) -> int:
-    from ingestion.models import PublishStatus, StageEvent
+    from partner_events.models import PublishStatus, StageEvent
 
     return (
         StageEvent.objects.filter(job__partner_job_id__in=job_ids)
@@ -542,7 +542,7 @@ def _canonical(value: Any) -> str:
 
 
 def _check_outbox(plan: Plan, wire: list[dict[str, Any]], report: Report) -> None:
-    from ingestion.models import StageEvent
+    from partner_events.models import StageEvent
 
     saved = Counter(
         _canonical(payload)

@@ -16,21 +16,18 @@ import pytest
 from confluent_kafka import Consumer, TopicPartition
 
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     StageReader,
     WorkerProcess,
     has_terminal,
     produce,
     put_object,
     record_bytes,
-    start_worker,
     terminals,
     wait_committed,
     worker_env,
 )
-from tests.partner_ingest._support import LEGAL_TEXT, doc_uploaded
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded
 
 pytestmark = pytest.mark.kafka
 

@@ -20,10 +20,10 @@ from confluent_kafka import TopicPartition
 from prometheus_client import REGISTRY
 
 from partner_events.publisher import NullPublisher
-from partner_events.worker import KafkaWorker, StopFlag
-from partner_events.worker_config import WorkerConfig
+from partner_events.worker.config import WorkerConfig
+from partner_events.worker.loop import KafkaWorker, StopFlag
 from tests.harness.fixtures import KafkaTopics
-from tests.kafka_worker._support import produce, wait_committed
+from tests.kafka_worker.helpers import produce, wait_committed
 
 pytestmark = pytest.mark.kafka
 STALL_S = 2.0

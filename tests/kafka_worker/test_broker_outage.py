@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
-from ingestion.models import PublishStatus, StageEvent
+from partner_events.models import PublishStatus, StageEvent
 from tests.harness.fixtures import KafkaBroker, KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     SCANNED,
     StageReader,
     WorkerProcess,
@@ -18,13 +18,10 @@ from tests.kafka_worker._support import (
     put_object,
     record_bytes,
     scanned_pages,
-    start_worker,
     started_ocr,
     worker_env,
 )
-from tests.partner_ingest._support import doc_uploaded
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import doc_uploaded
 
 pytestmark = pytest.mark.kafka
 

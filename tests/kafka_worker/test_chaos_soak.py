@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness.fixtures import KafkaBroker, KafkaTopics, S3Bucket
-from tests.kafka_worker._support import put_object, worker_env
+from tests.kafka_worker.helpers import put_object, worker_env
 from tests.kafka_worker.soak_scenario import PARTITIONS, Services, make_plan, run
 
 pytestmark = pytest.mark.kafka

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from partner_events import worker as worker_module
 from partner_events.handler import ConsumerOutcome, HandleOutcome
 from partner_events.publisher import NullPublisher
-from partner_events.worker import Chores, KafkaWorker, StopFlag
-from partner_events.worker_config import WorkerConfig
+from partner_events.worker import loop as worker_module
+from partner_events.worker.config import WorkerConfig
+from partner_events.worker.loop import Chores, KafkaWorker, StopFlag
 
 
 class Record:

@@ -9,7 +9,7 @@ import pytest
 
 from ingestion.models import Chunk, Document, IngestionJob, JobState
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     StageReader,
     WorkerProcess,
     has_terminal,
@@ -17,15 +17,12 @@ from tests.kafka_worker._support import (
     put_object,
     record_bytes,
     scanned_pages,
-    start_worker,
     started_ocr,
     terminals,
     wait_committed,
     worker_env,
 )
-from tests.partner_ingest._support import doc_uploaded
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import doc_uploaded
 
 pytestmark = pytest.mark.kafka
 

@@ -10,7 +10,7 @@ import pytest
 
 from ingestion.models import IngestionJob, JobState
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     BORN_DIGITAL,
     StageReader,
     WorkerProcess,
@@ -20,13 +20,10 @@ from tests.kafka_worker._support import (
     produce,
     put_object,
     record_bytes,
-    start_worker,
     wait_committed,
     worker_env,
 )
-from tests.partner_ingest._support import LEGAL_TEXT, doc_uploaded
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded
 
 pytestmark = pytest.mark.kafka
 

@@ -10,9 +10,10 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from ingestion.models import Document, IngestionJob, JobState, PublishStatus, StageEvent
+from ingestion.models import Document, IngestionJob, JobState
+from partner_events.models import PublishStatus, StageEvent
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     BORN_DIGITAL,
     SCANNED,
     StageReader,
@@ -22,12 +23,9 @@ from tests.kafka_worker._support import (
     produce,
     put_object,
     record_bytes,
-    start_worker,
     worker_env,
 )
-from tests.partner_ingest._support import doc_uploaded, scan_pdf, schema_errors, text_pdf
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import doc_uploaded, scan_pdf, schema_errors, text_pdf
 
 pytestmark = pytest.mark.kafka
 

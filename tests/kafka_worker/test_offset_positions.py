@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from partner_events.worker_offsets import OffsetTracker
+from partner_events.worker.offsets import OffsetTracker
 
 TP = ("doc.uploaded", 0)
 

@@ -21,21 +21,18 @@ import pytest
 from confluent_kafka import Consumer
 
 from ingestion.models import IngestionJob, JobState
-from partner_events.worker import WAITING_LIMIT
+from partner_events.worker.loop import WAITING_LIMIT
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     WorkerProcess,
     committed_offset,
     produce,
     put_object,
     record_bytes,
     scanned_pages,
-    start_worker,
     worker_env,
 )
-from tests.partner_ingest._support import doc_uploaded
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import doc_uploaded
 
 pytestmark = pytest.mark.kafka
 PARTITIONS = 4

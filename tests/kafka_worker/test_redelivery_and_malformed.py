@@ -9,7 +9,7 @@ import pytest
 
 from ingestion.models import Document, IngestionJob, JobState
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     BORN_DIGITAL,
     StageReader,
     WorkerProcess,
@@ -18,13 +18,10 @@ from tests.kafka_worker._support import (
     produce,
     put_object,
     record_bytes,
-    start_worker,
     terminals,
     worker_env,
 )
-from tests.partner_ingest._support import LEGAL_TEXT, doc_uploaded, schema_errors
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded, schema_errors
 
 pytestmark = pytest.mark.kafka
 ONE_PARTITION = pytest.mark.parametrize("unique_topics", [1], indirect=True)

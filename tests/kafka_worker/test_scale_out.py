@@ -10,20 +10,17 @@ import pytest
 
 from ingestion.models import Document
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     BORN_DIGITAL,
     StageReader,
     WorkerProcess,
     produce,
     put_object,
     record_bytes,
-    start_worker,
     terminals,
     worker_env,
 )
-from tests.partner_ingest._support import doc_uploaded
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import doc_uploaded
 
 pytestmark = pytest.mark.kafka
 RECORDS = 40

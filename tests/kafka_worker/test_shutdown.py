@@ -10,7 +10,7 @@ import pytest
 
 from ingestion.models import IngestionJob, JobState
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import (
+from tests.kafka_worker.helpers import (
     StageReader,
     WorkerProcess,
     committed_offset,
@@ -18,14 +18,11 @@ from tests.kafka_worker._support import (
     put_object,
     record_bytes,
     scanned_pages,
-    start_worker,
     started_ocr,
     terminals,
     worker_env,
 )
-from tests.partner_ingest._support import doc_uploaded
-
-__all__ = ["start_worker"]
+from tests.partner_ingest.helpers import doc_uploaded
 
 pytestmark = pytest.mark.kafka
 ONE_PARTITION = pytest.mark.parametrize("unique_topics", [1], indirect=True)

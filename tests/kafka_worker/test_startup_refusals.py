@@ -8,9 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.harness.fixtures import KafkaTopics, S3Bucket
-from tests.kafka_worker._support import WorkerProcess, start_worker, worker_env
-
-__all__ = ["start_worker"]
+from tests.kafka_worker.helpers import WorkerProcess, worker_env
 
 pytestmark = pytest.mark.kafka
 

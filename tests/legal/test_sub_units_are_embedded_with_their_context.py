@@ -10,7 +10,7 @@ from ingestion.models import Document, DocumentStatus, LegalUnit, SourceType
 from ingestion.pipeline.chunk import chunk_document
 from ingestion.pipeline.index import write_document
 from ingestion.pipeline.parse import ParseLimits, parse
-from tests.legal.conftest import corpus_file
+from tests.legal.helpers import corpus_file
 
 pytestmark = pytest.mark.django_db
 

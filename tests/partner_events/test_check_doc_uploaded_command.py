@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.partner_events.factories import FULL_EXAMPLE, JOB_ID, REQUIRED_EXAMPLE, event
+from tests.partner_events.helpers import FULL_EXAMPLE, JOB_ID, REQUIRED_EXAMPLE, event
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from partner_events.contract import ContractConfig
+from partner_events.contract.validate import ContractConfig
 
 
 def test_the_default_config_matches_the_settings_defaults(settings: object) -> None:

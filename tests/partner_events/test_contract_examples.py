@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.partner_events.factories import (
+from tests.partner_events.helpers import (
     DOCUMENT_ID,
     FULL_EXAMPLE,
     JOB_ID,

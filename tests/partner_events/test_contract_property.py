@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from partner_events.contract import ContractConfig, validate_doc_uploaded
+from partner_events.contract.validate import ContractConfig, validate_doc_uploaded
 from partner_events.schemas import STAGE_STATUS_SCHEMA
-from tests.partner_events.factories import FULL_EXAMPLE
+from tests.partner_events.helpers import FULL_EXAMPLE
 
 CONFIG = ContractConfig()
 VALIDATOR = Draft202012Validator(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from jsonschema import Draft202012Validator
 
-from partner_events.contract import FIELDS
+from partner_events.contract.validate import FIELDS
 from partner_events.schemas import DOC_UPLOADED_SCHEMA, STAGE_STATUS_SCHEMA, doc_uploaded_schema
-from tests.partner_events.factories import FULL_EXAMPLE, REQUIRED_EXAMPLE, event
+from tests.partner_events.helpers import FULL_EXAMPLE, REQUIRED_EXAMPLE, event
 
 
 def _validator(schema: dict) -> Draft202012Validator:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.partner_events.factories import accepted, event, rejected
+from tests.partner_events.helpers import accepted, event, rejected
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from partner_events.contract import ContractConfig
-from tests.partner_events.factories import MISSING, accepted, event
+from partner_events.contract.validate import ContractConfig
+from tests.partner_events.helpers import MISSING, accepted, event
 
 
 def test_a_valid_file_name_is_trimmed_and_collapsed_into_the_title() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.partner_events.factories import MISSING, accepted, event, rejected
+from tests.partner_events.helpers import MISSING, accepted, event, rejected
 
 
 @pytest.mark.parametrize("value", [MISSING, None, "pdf"])

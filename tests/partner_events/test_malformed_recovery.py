@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from partner_events.contract import ContractConfig
-from tests.partner_events.factories import (
+from partner_events.contract.validate import ContractConfig
+from tests.partner_events.helpers import (
     DOCUMENT_ID,
     JOB_ID,
     MISSING,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from partner_events.contract import FORMATS
-from tests.partner_events.factories import accepted, event, rejected
+from partner_events.contract.validate import FORMATS
+from tests.partner_events.helpers import accepted, event, rejected
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.partner_events.factories import (
+from tests.partner_events.helpers import (
     DOCUMENT_ID,
     MISSING,
     REGISTRY_ID,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.partner_events.factories import MISSING, event, rejected
+from tests.partner_events.helpers import MISSING, event, rejected
 
 REQUIRED = [
     "jobId",
@@ -50,7 +50,7 @@ def test_uuid_fields_accept_only_canonical_uuid_strings(name: str, value: object
 
 @pytest.mark.parametrize("name", UUID_FIELDS)
 def test_uuid_fields_accept_upper_case_and_report_them_as_sent(name: str) -> None:
-    from tests.partner_events.factories import accepted
+    from tests.partner_events.helpers import accepted
 
     upper = "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"
     record = accepted(event(**{name: upper})).normalized

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from partner_events.contract import SOURCE_METADATA_KEYS
-from tests.partner_events.factories import MISSING, accepted, event
+from partner_events.contract.validate import SOURCE_METADATA_KEYS
+from tests.partner_events.helpers import MISSING, accepted, event
 
 
 def test_every_descriptive_key_is_kept_with_its_trimmed_string_value() -> None:

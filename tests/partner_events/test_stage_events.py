@@ -46,7 +46,7 @@ def test_the_routes_are_exactly_the_contract_table() -> None:
     assert {key.value: tuple(route) for key, route in ROUTES.items()} == CONTRACT_TABLE
 
 
-@pytest.mark.parametrize("key", list(RoutingKey))
+@pytest.mark.parametrize("key", list(ROUTES))
 @pytest.mark.parametrize("ai_document_id", [None, "f47ac10b-58cc-4372-a567-0e02b2c3d479"])
 @pytest.mark.parametrize("meta", [None, {"chunkCount": 3}, {"ocrConfidence": 0.4}])
 def test_every_routable_event_has_ten_keys_and_validates(

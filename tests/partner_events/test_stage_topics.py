@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from partner_events.contract import ContractConfig
+from partner_events.contract.validate import ContractConfig
 from partner_events.status import ROUTES, topic_for, validate_stage_topics
 
 DEFAULT = {

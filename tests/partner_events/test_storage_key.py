@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.partner_events.factories import accepted, event, rejected
+from tests.partner_events.helpers import accepted, event, rejected
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from partner_events.contract import ContractConfig
-from tests.partner_events.factories import DOCUMENT_ID, JOB_ID, accepted, check, event
+from partner_events.contract.validate import ContractConfig
+from tests.partner_events.helpers import DOCUMENT_ID, JOB_ID, accepted, check, event
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 TS = datetime(2026, 10, 7, 9, 12, 3, tzinfo=UTC)

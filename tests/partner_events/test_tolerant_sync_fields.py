@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.partner_events.factories import DOCUMENT_ID, MISSING, accepted, event
+from tests.partner_events.helpers import DOCUMENT_ID, MISSING, accepted, event
 
 UNAVAILABLE = [MISSING, None, "", "   ", "-", " - ", 12, True, ["k"], {"k": "v"}]
 

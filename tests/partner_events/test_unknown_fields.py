@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.partner_events.factories import accepted, event
+from tests.partner_events.helpers import accepted, event
 
 
 def test_unknown_top_level_fields_are_ignored() -> None:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tests.partner_events.factories import accepted, event, rejected
+from tests.partner_events.helpers import accepted, event, rejected
 
 
 @pytest.mark.parametrize(

@@ -9,16 +9,8 @@ import pytest
 from ingestion.jobs import requeue_job
 from ingestion.models import IngestionJob, JobState
 from partner_events.publisher import NullPublisher
-from partner_events.worker_jobs import retry_deferred
-from tests.partner_ingest._support import (
-    LEGAL_TEXT,
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from partner_events.worker.jobs import retry_deferred
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded, ingest_event, put_object
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

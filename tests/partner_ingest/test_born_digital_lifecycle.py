@@ -6,17 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from ingestion.models import Chunk, Document, IngestionJob, JobState, StageEvent
-from tests.partner_ingest._support import (
+from ingestion.models import Chunk, Document, IngestionJob, JobState
+from partner_events.models import StageEvent
+from tests.partner_ingest.helpers import (
     LEGAL_TEXT,
     doc_uploaded,
     ingest_event,
     put_object,
-    store_dir,
     text_pdf,
 )
-
-__all__ = ["store_dir"]
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,15 +8,7 @@ from pathlib import Path
 import pytest
 
 from ingestion.models import Document
-from tests.partner_ingest._support import (
-    LEGAL_TEXT,
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded, ingest_event, put_object
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,16 +13,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from ingestion.models import Document, IngestionJob, JobState, StageEvent
-from tests.partner_ingest._support import (
-    LEGAL_TEXT,
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from ingestion.models import Document, IngestionJob, JobState
+from partner_events.models import StageEvent
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded, ingest_event, put_object
 
 pytestmark = pytest.mark.django_db(transaction=True)
 REPO = Path(__file__).resolve().parents[2]

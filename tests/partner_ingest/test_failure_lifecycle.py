@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ingestion.models import IngestionJob, JobState, StageEvent
-from tests.partner_ingest._support import doc_uploaded, ingest_event, put_object, store_dir
-
-__all__ = ["store_dir"]
+from ingestion.models import IngestionJob, JobState
+from partner_events.models import StageEvent
+from tests.partner_ingest.helpers import doc_uploaded, ingest_event, put_object
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

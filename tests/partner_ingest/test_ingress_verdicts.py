@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 
 from ingestion.models import Document, IngestionJob, JobState
-from tests.partner_ingest._support import doc_uploaded, ingest_event, store_dir
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import doc_uploaded, ingest_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

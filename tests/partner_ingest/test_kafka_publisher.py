@@ -13,19 +13,11 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer
 
-from ingestion.models import StageEvent
+from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending
 from partner_events.publisher import KafkaPublisher, producer_config
 from tests.harness.fixtures import KafkaTopics
-from tests.partner_ingest._support import (
-    LEGAL_TEXT,
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded, ingest_event, put_object
 
 pytestmark = [pytest.mark.kafka, pytest.mark.django_db(transaction=True)]
 

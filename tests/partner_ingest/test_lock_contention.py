@@ -10,18 +10,11 @@ import psycopg
 import pytest
 from django.db import connection
 
-from ingestion.models import IngestionJob, JobState, StageEvent
+from ingestion.models import IngestionJob, JobState
 from partner_events.handler import ConsumerOutcome, handle_stored_job
+from partner_events.models import StageEvent
 from partner_events.publisher import NullPublisher
-from tests.partner_ingest._support import (
-    LEGAL_TEXT,
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import LEGAL_TEXT, doc_uploaded, ingest_event, put_object
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

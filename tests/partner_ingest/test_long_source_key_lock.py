@@ -14,8 +14,8 @@ from django.db import connections
 from django.utils import timezone
 
 from ingestion.models import IngestionJob, JobOrigin, JobState
-from partner_events.worker_jobs import reclaim_orphans
-from tests.partner_ingest._support import doc_uploaded
+from partner_events.worker.jobs import reclaim_orphans
+from tests.partner_ingest.helpers import doc_uploaded
 
 pytestmark = pytest.mark.django_db
 

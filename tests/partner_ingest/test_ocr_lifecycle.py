@@ -8,15 +8,7 @@ from typing import Any
 import pytest
 
 from ingestion.models import Chunk, Document, IngestionJob, JobState
-from tests.partner_ingest._support import (
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    scan_pdf,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import doc_uploaded, ingest_event, put_object, scan_pdf
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,17 +11,9 @@ from typing import Any
 
 import pytest
 
-from ingestion.pipeline import ocr as ocr_module
-from ingestion.pipeline.base import TransientError
-from tests.partner_ingest._support import (
-    doc_uploaded,
-    ingest_event,
-    put_object,
-    scan_pdf,
-    store_dir,
-)
-
-__all__ = ["store_dir"]
+from ingestion.errors import TransientError
+from ingestion.pipeline.ocr import factory
+from tests.partner_ingest.helpers import doc_uploaded, ingest_event, put_object, scan_pdf
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,8 +36,8 @@ class FlakyEngine:
 
 
 def _with_engine(monkeypatch: pytest.MonkeyPatch, failures: int) -> None:
-    engine = FlakyEngine(ocr_module.get_ocr_engine(), failures)
-    monkeypatch.setattr(ocr_module, "get_ocr_engine", lambda: engine)
+    engine = FlakyEngine(factory.get_ocr_engine(), failures)
+    monkeypatch.setattr(factory, "get_ocr_engine", lambda: engine)
 
 
 def test_a_retried_ocr_attempt_emits_a_second_ocr_pending_and_nothing_else(

@@ -8,14 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from ingestion.models import IngestionJob, StageEvent
+from ingestion.models import IngestionJob
 from partner_events.handler import ConsumerOutcome, handle_record
+from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending
 from partner_events.publisher import StdoutPublisher
-from tests.partner_ingest._support import LEGAL_TEXT, doc_uploaded, put_object, store_dir
-from tests.partner_ingest.publishers import RefusingPublisher
-
-__all__ = ["store_dir"]
+from tests.partner_ingest.helpers import LEGAL_TEXT, RefusingPublisher, doc_uploaded, put_object
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

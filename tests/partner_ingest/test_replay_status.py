@@ -9,18 +9,16 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from ingestion.models import IngestionJob, StageEvent
+from ingestion.models import IngestionJob
+from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending, replay_job
-from tests.partner_ingest._support import (
+from tests.partner_ingest.helpers import (
     LEGAL_TEXT,
+    RefusingPublisher,
     doc_uploaded,
     ingest_event,
     put_object,
-    store_dir,
 )
-from tests.partner_ingest.publishers import RefusingPublisher
-
-__all__ = ["store_dir"]
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,18 +8,16 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from ingestion.models import Chunk, IngestionJob, StageEvent
+from ingestion.models import Chunk, IngestionJob
+from partner_events.models import StageEvent
 from partner_events.outbox import backlog_size, drain_pending, record_terminal_after_review
-from tests.partner_ingest._support import (
+from tests.partner_ingest.helpers import (
+    RefusingPublisher,
     doc_uploaded,
     ingest_event,
     put_object,
     scan_pdf,
-    store_dir,
 )
-from tests.partner_ingest.publishers import RefusingPublisher
-
-__all__ = ["store_dir"]
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

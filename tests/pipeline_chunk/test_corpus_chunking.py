@@ -10,8 +10,8 @@ import pytest
 from ingestion.pipeline.base import ChunkDraft
 from ingestion.pipeline.chunk import chunk_document
 from ingestion.pipeline.parse import ParseLimits, parse
+from tests.corpus import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 GALQA = CORPUS / "galqa" / "docs"
 
 

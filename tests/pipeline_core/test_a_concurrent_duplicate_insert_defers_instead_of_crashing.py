@@ -8,22 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from ingestion import identity
+from ingestion.pipeline import identity
 from ingestion.pipeline.runner import Outcome, ingest
-from tests.pipeline_core._support import (
+from tests.pipeline_core.helpers import (
     LEGAL_TEXT,
     RecordingObserver,
     doc_id,
     make_request,
     put_object,
-    store_dir,  # noqa: F401
 )
 
 pytestmark = pytest.mark.django_db
 
 
 def test_losing_the_insert_race_defers_and_the_retry_skips_to_the_winner(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     put_object(store_dir, "a/qanun.txt", LEGAL_TEXT.encode())

@@ -8,10 +8,11 @@ import pytest
 from django.core.management import call_command
 
 from ingestion import jobs
+from ingestion.errors import INTERNAL_ERROR
 from ingestion.jobs import UploadMeta, enqueue_upload
 from ingestion.management.commands import ingest_worker
 from ingestion.models import IngestionJob, JobState
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 
@@ -37,6 +38,6 @@ def test_a_job_that_raises_is_failed_and_the_next_one_still_runs(
     call_command("ingest_worker", "--once")
     poison.refresh_from_db()
     healthy.refresh_from_db()
-    assert (poison.state, poison.error) == (JobState.FAILED, jobs.CRASHED_REASON)
+    assert (poison.state, poison.error) == (JobState.FAILED, INTERNAL_ERROR)
     assert poison.finished_at is not None
     assert healthy.state == JobState.DONE

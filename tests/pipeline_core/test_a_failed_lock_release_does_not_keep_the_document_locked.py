@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import psycopg
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection
 
 from ingestion.pipeline import locks
 
@@ -24,12 +24,18 @@ def _other_session() -> psycopg.Connection:
     return psycopg.connect(autocommit=True, **params)
 
 
-def test_a_lock_whose_unlock_statement_fails_is_released_by_closing_the_connection(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(locks, "_UNLOCK", "SELECT no_such_unlock_function(%s)")
+def test_a_lock_whose_unlock_statement_fails_is_released_by_closing_the_connection() -> None:
     with locks.advisory_lock(KEY) as acquired:
         assert acquired
+        # Leave the live session in an aborted transaction (behind Django's back), so the
+        # unlock statement fails while the connection itself is fine.
+        with connection.cursor() as cursor:
+            cursor.execute("BEGIN")
+            with pytest.raises(DatabaseError):
+                cursor.execute("SELECT 1 / 0")
+    with connection.cursor() as cursor:  # the worker reconnects on its next statement
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
     with _other_session() as other:
         row = other.execute(
             "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [KEY]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from aceh_rag.platform.gateway_errors import GatewayBackpressure
-from ingestion.pipeline.base import PermanentError
+from aceh_rag.platform.gateway.errors import GatewayBackpressure
+from ingestion.errors import PermanentError, stage_error
 from ingestion.pipeline.retry import RetryPolicy, with_retries
 
 
@@ -17,7 +17,8 @@ def test_backpressure_with_retry_after_is_retried_no_sooner_than_told() -> None:
         nonlocal calls
         calls += 1
         if calls == 1:
-            raise GatewayBackpressure("penuh", status=429, retry_after_s=30.0, queue_depth=9)
+            busy = GatewayBackpressure("penuh", status=429, retry_after_s=30.0, queue_depth=9)
+            raise stage_error(busy)
         return "ok"
 
     policy = RetryPolicy(retries=3, backoff_s=2.0)

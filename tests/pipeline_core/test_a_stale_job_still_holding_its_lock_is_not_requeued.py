@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from ingestion.jobs import UploadMeta, enqueue_upload, requeue_stale_jobs
 from ingestion.models import IngestionJob, JobState
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 

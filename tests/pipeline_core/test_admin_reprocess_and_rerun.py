@@ -11,7 +11,7 @@ from django.core.management import call_command
 from ingestion.jobs import UploadMeta, enqueue_reprocess, enqueue_upload, requeue_job
 from ingestion.models import Chunk, Document, DocumentStatus, IngestionJob, JobState
 from ingestion.storage import get_storage
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from ingestion.jobs import UploadMeta, claim_next_upload_job, enqueue_upload, run_upload_job
 from ingestion.models import Document
 from ingestion.pipeline.runner import Outcome
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 

@@ -10,13 +10,7 @@ import pytest
 from ingestion.models import Chunk
 from ingestion.pipeline.parse import parse
 from ingestion.pipeline.runner import Outcome, ingest
-from tests.pipeline_core._support import (
-    RecordingObserver,
-    doc_id,
-    make_request,
-    put_object,
-    store_dir,  # noqa: F401
-)
+from tests.pipeline_core.helpers import RecordingObserver, doc_id, make_request, put_object
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +45,7 @@ def test_text_layer_blocks_keep_their_box_in_pdf_points(tmp_path: Path) -> None:
 
 
 def test_an_ingested_chunk_outlines_its_blocks_on_each_page(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     key = put_object(store_dir, "jdih/dua-halaman.pdf", _two_page_pdf())
     result = ingest(make_request(key, "pdf"), RecordingObserver())

@@ -15,13 +15,12 @@ from django.db import connection
 
 from ingestion.models import Document, DocumentStatus
 from ingestion.pipeline.runner import Outcome, ingest
-from tests.pipeline_core._support import (
+from tests.pipeline_core.helpers import (
     LEGAL_TEXT,
     RecordingObserver,
     doc_id,
     make_request,
     put_object,
-    store_dir,  # noqa: F401
 )
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +34,7 @@ def _other_session() -> psycopg.Connection:
 
 
 def test_a_duplicate_under_another_key_is_skipped_without_touching_that_document(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     put_object(store_dir, "a/qanun.txt", LEGAL_TEXT.encode())
     first = ingest(
@@ -71,7 +70,7 @@ def test_a_duplicate_under_another_key_is_skipped_without_touching_that_document
 
 
 def test_a_row_with_the_same_bytes_still_processing_under_another_key_defers_the_request(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     put_object(store_dir, "a/qanun.txt", LEGAL_TEXT.encode())
     first = ingest(make_request("a/qanun.txt", source_key="jdih-a", source_version="v1"))

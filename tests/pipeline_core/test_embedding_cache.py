@@ -7,7 +7,7 @@ import pytest
 
 from ingestion.models import EmbeddingCache
 from ingestion.pipeline.embed import embed_passages_cached
-from tests.pipeline_core._support import CountingEmbedder
+from tests.pipeline_core.helpers import CountingEmbedder
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ingestion.pipeline.base import PermanentError
+from ingestion.errors import PermanentError
 from ingestion.storage import FileStorage, ObjectMissing
 
 

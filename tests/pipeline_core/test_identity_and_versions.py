@@ -9,13 +9,12 @@ import pytest
 
 from ingestion.models import Chunk, Document, DocumentStatus
 from ingestion.pipeline.runner import IngestResult, Outcome, ingest
-from tests.pipeline_core._support import (
+from tests.pipeline_core.helpers import (
     LEGAL_TEXT,
     RecordingObserver,
     doc_id,
     make_request,
     put_object,
-    store_dir,  # noqa: F401
 )
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +32,7 @@ def _ingest_text(
 
 
 def test_unchanged_bytes_at_a_new_version_are_skipped_with_the_existing_document(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     first, _ = _ingest_text(
         store_dir, "a/qanun.txt", LEGAL_TEXT, source_version="v1", source_metadata={"tahun": "2026"}
@@ -66,7 +65,7 @@ def test_unchanged_bytes_at_a_new_version_are_skipped_with_the_existing_document
 
 
 def test_a_refresh_without_a_partner_title_keeps_the_stored_title(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     first, _ = _ingest_text(
         store_dir,
@@ -82,7 +81,7 @@ def test_a_refresh_without_a_partner_title_keeps_the_stored_title(
 
 
 def test_changed_bytes_at_a_new_version_become_a_new_edition_and_the_old_one_stays(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     first, _ = _ingest_text(store_dir, "a/qanun.txt", LEGAL_TEXT, source_version="v1")
     second, observer = _ingest_text(
@@ -101,7 +100,7 @@ def test_changed_bytes_at_a_new_version_become_a_new_edition_and_the_old_one_sta
 
 
 def test_changed_bytes_at_the_same_version_are_corrected_in_place(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     first, _ = _ingest_text(store_dir, "a/qanun.txt", LEGAL_TEXT, source_version="v1")
     fixed = LEGAL_TEXT.replace("Retribusi pelayanan", "Tarif layanan")
@@ -117,7 +116,7 @@ def test_changed_bytes_at_the_same_version_are_corrected_in_place(
 
 
 def test_the_same_key_under_another_source_type_is_a_different_document(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     first, _ = _ingest_text(store_dir, "a/qanun.txt", LEGAL_TEXT, source_version="v1")
     second, _ = _ingest_text(

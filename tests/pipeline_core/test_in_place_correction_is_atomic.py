@@ -12,13 +12,12 @@ from ingestion.models import Chunk, Document, DocumentStatus
 from ingestion.pipeline.base import ChunkDraft
 from ingestion.pipeline.index import write_document
 from ingestion.pipeline.runner import Outcome, ingest
-from tests.pipeline_core._support import (
+from tests.pipeline_core.helpers import (
     LEGAL_TEXT,
     RecordingObserver,
     doc_id,
     make_request,
     put_object,
-    store_dir,  # noqa: F401
     text_pdf,
 )
 
@@ -34,7 +33,7 @@ def _snapshot(document_id: Any) -> list[tuple[int, str]]:
 
 
 def test_a_write_that_fails_midway_leaves_the_previous_chunks_untouched(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     put_object(store_dir, "a/qanun.txt", LEGAL_TEXT.encode())
     first = ingest(make_request("a/qanun.txt", source_key="k-atomic"), RecordingObserver())
@@ -65,7 +64,7 @@ def test_a_write_that_fails_midway_leaves_the_previous_chunks_untouched(
 
 
 def test_a_correction_that_cannot_be_parsed_keeps_the_indexed_document_searchable(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     put_object(store_dir, "a/qanun.pdf", text_pdf())
     first = ingest(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -11,7 +10,7 @@ from django.utils import timezone
 
 from ingestion.jobs import UploadMeta, enqueue_upload
 from ingestion.models import Document, DocumentStatus, IngestionJob, JobOrigin, JobState
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 
@@ -40,15 +39,6 @@ def test_once_processes_every_queued_upload_and_exits() -> None:
         assert job.document.status == DocumentStatus.INDEXED
     titles = set(Document.objects.values_list("title", flat=True))
     assert titles == {"Qanun Aceh Nomor 1 Tahun 2026", "Qanun Aceh Nomor 2 Tahun 2026"}
-
-
-def test_a_paused_worker_claims_nothing(tmp_path: Path) -> None:
-    jobs = _queue(1)
-    paused = tmp_path / "pause"
-    paused.touch()
-    call_command("ingest_worker", "--once", "--paused-file", str(paused))
-    jobs[0].refresh_from_db()
-    assert jobs[0].state == JobState.QUEUED
 
 
 def test_a_stale_processing_job_is_requeued_and_finished_on_start() -> None:

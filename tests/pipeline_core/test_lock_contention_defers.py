@@ -10,13 +10,7 @@ from django.db import connection
 
 from ingestion.models import Document
 from ingestion.pipeline.runner import Outcome, ingest
-from tests.pipeline_core._support import (
-    LEGAL_TEXT,
-    RecordingObserver,
-    make_request,
-    put_object,
-    store_dir,  # noqa: F401
-)
+from tests.pipeline_core.helpers import LEGAL_TEXT, RecordingObserver, make_request, put_object
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +24,7 @@ def _other_session() -> psycopg.Connection:
 
 
 def test_a_document_whose_lock_is_held_elsewhere_is_deferred_without_milestones(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     put_object(store_dir, "a/qanun.txt", LEGAL_TEXT.encode())
     request = make_request("a/qanun.txt", source_key="jdih-locked")

@@ -9,13 +9,12 @@ import pytest
 
 from ingestion.models import Chunk, Document, DocumentStatus
 from ingestion.pipeline.runner import Outcome, ingest
-from tests.pipeline_core._support import (
+from tests.pipeline_core.helpers import (
     RecordingObserver,
     doc_id,
     image_only_pdf,
     make_request,
     put_object,
-    store_dir,  # noqa: F401
     text_pdf,
 )
 
@@ -23,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_born_digital_document_reports_fetch_parse_chunk_embed_then_indexed(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     key = put_object(store_dir, "jdih/qanun-3-2026.pdf", text_pdf())
     observer = RecordingObserver()
@@ -41,7 +40,7 @@ def test_a_born_digital_document_reports_fetch_parse_chunk_embed_then_indexed(
 
 
 def test_a_scan_reports_ocr_pending_before_parse_and_ocr_done_after_it(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
     settings: Any,
 ) -> None:
     settings.OCR_RENDER_DPI = 150
@@ -69,7 +68,7 @@ def test_a_scan_reports_ocr_pending_before_parse_and_ocr_done_after_it(
 
 
 def test_a_failure_after_fetch_reports_only_fetched_and_failed_with_the_reason(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     key = put_object(store_dir, "jdih/rusak.pdf", b"%PDF-1.4\n" + b"\x00garbage" * 50)
     observer = RecordingObserver()
@@ -86,7 +85,7 @@ def test_a_failure_after_fetch_reports_only_fetched_and_failed_with_the_reason(
 
 
 def test_a_missing_object_fails_without_a_fetched_milestone(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     observer = RecordingObserver()
     result = ingest(make_request("jdih/tidak-ada.txt"), observer)

@@ -7,7 +7,7 @@ import pytest
 from ingestion.jobs import UploadMeta, enqueue_upload, queue_info
 from ingestion.models import IngestionJob, JobState
 from ingestion.views.status import live_statuses
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 

@@ -11,20 +11,19 @@ from django.core.management import call_command
 from ingestion.models import Chunk
 from ingestion.pipeline.embed import get_embedder
 from ingestion.pipeline.runner import ingest
-from tests.pipeline_core._support import (
+from tests.pipeline_core.helpers import (
     LEGAL_TEXT,
     RecordingObserver,
     doc_id,
     make_request,
     put_object,
-    store_dir,  # noqa: F401
 )
 
 pytestmark = pytest.mark.django_db
 
 
 def test_chunks_from_an_old_model_get_current_vectors_and_model_id(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
 ) -> None:
     put_object(store_dir, "a/qanun.txt", LEGAL_TEXT.encode())
     result = ingest(make_request("a/qanun.txt"), RecordingObserver())

@@ -14,13 +14,12 @@ from django.core.management import call_command
 from ingestion.models import Chunk
 from ingestion.pipeline import embed
 from ingestion.pipeline.runner import ingest
-from tests.pipeline_core._support import (
+from tests.pipeline_core.helpers import (
     LEGAL_TEXT,
     RecordingObserver,
     doc_id,
     make_request,
     put_object,
-    store_dir,  # noqa: F401
 )
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +28,7 @@ REVIEWED = [0.5] * 384
 
 
 def test_a_chunk_corrected_during_reembed_keeps_the_reviewed_vector(
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     put_object(store_dir, "a/qanun.txt", LEGAL_TEXT.encode())

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ingestion.pipeline.base import PermanentError
+from ingestion.errors import PermanentError
 from ingestion.pipeline.fetch import fetch
 from ingestion.pipeline.retry import RetryPolicy
 from ingestion.storage import ObjectMissing, S3Storage, storage_from_url

@@ -18,7 +18,7 @@ from ingestion.jobs import (
 )
 from ingestion.models import IngestionJob, JobOrigin, JobState
 from ingestion.storage import get_storage
-from tests.pipeline_core._support import LEGAL_TEXT, store_dir, upload_file  # noqa: F401
+from tests.pipeline_core.helpers import LEGAL_TEXT, upload_file
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("store_dir")]
 

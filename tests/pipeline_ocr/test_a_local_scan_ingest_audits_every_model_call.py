@@ -20,20 +20,14 @@ import zstandard
 
 from aceh_rag.platform.audit import get_auditor, reset_auditor
 from aceh_rag.platform.heartbeat import Heartbeat, HeartbeatConfig
-from ingestion.pipeline.base import PermanentError
+from ingestion.errors import PermanentError
 from ingestion.pipeline.engines import loaded_models
-from ingestion.pipeline.ocr import PageImage
+from ingestion.pipeline.ocr.images import PageImage
 from ingestion.pipeline.parse import render_page_png
 from ingestion.pipeline.runner import Outcome, ingest
 from tests.gateway_server import FakeGateway
-from tests.pipeline_core._support import (
-    doc_id,
-    image_only_pdf,
-    make_request,
-    put_object,
-    store_dir,  # noqa: F401
-)
-from tests.pipeline_ocr.pages import engine
+from tests.pipeline_core.helpers import doc_id, image_only_pdf, make_request, put_object
+from tests.pipeline_ocr.helpers import engine
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +64,7 @@ def body(entry: Entry, name: str) -> Any:
 def test_a_two_page_scan_yields_one_ocr_event_per_page_and_its_embed_events(
     audit_stream: str,
     redis_url: str,
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
     settings: Any,
     tmp_path: Path,
 ) -> None:
@@ -149,7 +143,7 @@ def test_a_page_the_engine_cannot_read_is_audited_as_an_error_with_its_code(
 
 def test_the_heartbeat_lists_the_ocr_and_embedding_models_once_both_are_loaded(
     gateway_server: FakeGateway,
-    store_dir: Path,  # noqa: F811
+    store_dir: Path,
     settings: Any,
 ) -> None:
     settings.MODEL_GATEWAY_URL = None

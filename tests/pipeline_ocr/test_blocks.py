@@ -1,5 +1,5 @@
 from ingestion.pipeline.base import BlockKind, OcrLine, OcrPage
-from ingestion.pipeline.ocr import ocr_page_to_blocks
+from ingestion.pipeline.ocr.layout import ocr_page_to_blocks
 
 
 def _page(*lines: tuple[str, float]) -> OcrPage:

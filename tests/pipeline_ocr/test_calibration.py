@@ -1,9 +1,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingestion.pipeline.ocr_confidence import line_confidence
+from ingestion.pipeline.ocr.confidence import line_confidence
 
-from .pages import gibberish_line
+from .helpers import gibberish_line
 
 REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
 

@@ -1,4 +1,4 @@
-from .pages import LEGAL_LINES, as_page, engine, render_lines
+from .helpers import LEGAL_LINES, as_page, engine, render_lines
 
 REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
 

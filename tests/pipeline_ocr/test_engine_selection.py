@@ -1,8 +1,8 @@
 from django.test import override_settings
 
-from ingestion.pipeline.ocr import get_ocr_engine
-from ingestion.pipeline.ocr_gateway import GatewayOcrEngine
-from ingestion.pipeline.ocr_local import LocalOcrEngine
+from ingestion.pipeline.ocr.factory import get_ocr_engine
+from ingestion.pipeline.ocr.gateway import GatewayOcrEngine
+from ingestion.pipeline.ocr.local import LocalOcrEngine
 
 
 def test_without_a_gateway_the_local_engine_is_used_and_built_once() -> None:

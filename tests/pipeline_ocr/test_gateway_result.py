@@ -1,7 +1,7 @@
-from ingestion.pipeline.ocr_confidence import line_confidence
-from ingestion.pipeline.ocr_gateway import to_ocr_page
+from ingestion.pipeline.ocr.confidence import line_confidence
+from ingestion.pipeline.ocr.gateway import to_ocr_page
 
-from .pages import gibberish_line
+from .helpers import gibberish_line
 
 
 def test_gateway_confidences_are_recalibrated_and_kept_as_raw() -> None:

@@ -1,6 +1,6 @@
 from statistics import mean
 
-from .pages import LEGAL_LINES, as_page, engine, render_lines, ruin
+from .helpers import LEGAL_LINES, as_page, engine, render_lines, ruin
 
 REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ingestion.pipeline.ocr import ocr_page_to_blocks
-from ingestion.pipeline.ocr_gateway import to_ocr_page
+from ingestion.pipeline.ocr.gateway import to_ocr_page
+from ingestion.pipeline.ocr.layout import ocr_page_to_blocks
 
-from .pages import LEGAL_LINES, as_page, engine, render_lines
+from .helpers import LEGAL_LINES, as_page, engine, render_lines
 
 DPI = 150
 PX_PER_PT = DPI / 72

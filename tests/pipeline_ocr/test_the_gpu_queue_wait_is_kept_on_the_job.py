@@ -7,15 +7,16 @@ from typing import Any
 
 import pytest
 
-from aceh_rag.platform.gateway_jobs import JobStatus, QueueState
+from aceh_rag.platform.gateway.jobs import JobStatus, QueueState
 from ingestion.jobs import JobProgressObserver
 from ingestion.models import IngestionJob, JobOrigin
-from ingestion.pipeline import ocr as ocr_module
 from ingestion.pipeline.base import OcrLine, OcrPage
-from ingestion.pipeline.ocr_step import run_ocr
+from ingestion.pipeline.ocr import factory
+from ingestion.pipeline.ocr.step import run_ocr
+from ingestion.pipeline.parse import render_page_png
 from ingestion.pipeline.request import CompositeObserver
 from ingestion.pipeline.retry import RetryPolicy
-from tests.pipeline_core._support import image_only_pdf
+from tests.pipeline_core.helpers import image_only_pdf
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ class QueueingEngine:
 def test_each_pages_gpu_wait_is_summed_onto_the_job(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ocr_module, "get_ocr_engine", lambda: QueueingEngine())
+    monkeypatch.setattr(factory, "get_ocr_engine", lambda: QueueingEngine())
     pdf = tmp_path / "pindaian.pdf"
     pdf.write_bytes(image_only_pdf(pages=2))
     job = IngestionJob.objects.create(origin=JobOrigin.KAFKA)
@@ -43,6 +44,7 @@ def test_each_pages_gpu_wait_is_summed_onto_the_job(
     run_ocr(
         pdf,
         [1, 2],
+        render=render_page_png,
         observer=CompositeObserver(JobProgressObserver(job)),
         policy=RetryPolicy(retries=0),
         dpi=72,

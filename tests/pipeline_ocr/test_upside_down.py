@@ -1,6 +1,6 @@
 from PIL import Image
 
-from .pages import LEGAL_LINES, as_page, engine, render_lines
+from .helpers import LEGAL_LINES, as_page, engine, render_lines
 
 
 def test_an_upside_down_page_is_read_the_right_way_up() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from ingestion.pipeline.base import PermanentError
+from ingestion.errors import PermanentError
 from ingestion.pipeline.parse import ParseLimits, parse
-from tests.pipeline_parse.builders import PARAGRAPH, png_header, text_page, write, zip_bomb
+from tests.pipeline_parse.helpers import PARAGRAPH, png_header, text_page, write, zip_bomb
 
 LIMITS = ParseLimits()
 

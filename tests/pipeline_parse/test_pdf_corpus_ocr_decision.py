@@ -6,7 +6,7 @@ import pymupdf
 import pytest
 
 from ingestion.pipeline.parse import decide_page_ocr
-from tests.pipeline_parse.builders import CORPUS_DOCS
+from tests.pipeline_parse.helpers import CORPUS_DOCS
 
 # page numbers that need OCR, per corpus PDF (read from the corpus README and by eye)
 EXPECTED_OCR_PAGES = {

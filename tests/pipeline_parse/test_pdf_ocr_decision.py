@@ -7,7 +7,7 @@ from pathlib import Path
 import pymupdf
 
 from ingestion.pipeline.parse import ParseLimits, decide_page_ocr, parse
-from tests.pipeline_parse.builders import (
+from tests.pipeline_parse.helpers import (
     PARAGRAPH,
     mosaic_scan_page,
     scan_page,

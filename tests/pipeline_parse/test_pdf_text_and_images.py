@@ -9,7 +9,7 @@ import pymupdf
 from PIL import Image
 
 from ingestion.pipeline.parse import ParseLimits, parse, render_page_png
-from tests.pipeline_parse.builders import PARAGRAPH, scan_pixmap, text_page, write
+from tests.pipeline_parse.helpers import PARAGRAPH, scan_pixmap, text_page, write
 
 LIMITS = ParseLimits()
 

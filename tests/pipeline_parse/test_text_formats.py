@@ -8,7 +8,7 @@ import pytest
 
 from ingestion.pipeline.base import BlockKind
 from ingestion.pipeline.parse import ParseLimits, parse
-from tests.pipeline_parse.builders import CORPUS_DOCS
+from tests.pipeline_parse.helpers import CORPUS_DOCS
 
 LIMITS = ParseLimits()
 

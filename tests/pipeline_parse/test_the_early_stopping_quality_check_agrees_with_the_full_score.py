@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingestion.pipeline.ocr_confidence import page_quality, page_quality_reaches
+from ingestion.pipeline.ocr.confidence import page_quality, page_quality_reaches
 
 WORDS = ["Pasal", "pemerintah", "(1)", "a.", "12.", "Aceh", "xq7", "lJ(o", "!o", "ketentuan"]
 texts = st.lists(st.sampled_from(WORDS) | st.text(max_size=8), max_size=40).map(" ".join)

@@ -10,7 +10,7 @@ from pytest_django.fixtures import Settings
 
 from aceh_rag.platform.audit import emit_model_call, get_auditor, reset_auditor
 from aceh_rag.platform.context import call_context
-from tests.platform._redis import RedisProcess, redis_available
+from tests.platform.helpers import RedisProcess, redis_available
 
 pytestmark = pytest.mark.skipif(not redis_available(), reason="no redis-server binary")
 

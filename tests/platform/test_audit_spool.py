@@ -9,7 +9,7 @@ import pytest
 
 from aceh_rag.platform.audit import AuditConfig, AuditEvent, Auditor
 from aceh_rag.platform.context import CallContext
-from tests.platform._redis import RedisProcess, free_port, redis_available
+from tests.platform.helpers import RedisProcess, free_port, redis_available
 
 pytestmark = pytest.mark.skipif(not redis_available(), reason="no redis-server binary")
 

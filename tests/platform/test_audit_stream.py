@@ -12,7 +12,7 @@ import zstandard
 
 from aceh_rag.platform.audit import AuditConfig, Auditor, audit_call
 from aceh_rag.platform.context import call_context
-from tests.platform._redis import RedisProcess, redis_available
+from tests.platform.helpers import RedisProcess, redis_available
 
 pytestmark = pytest.mark.skipif(not redis_available(), reason="no redis-server binary")
 

@@ -8,13 +8,12 @@ import time
 import pytest
 
 from aceh_rag.platform.context import CallContext, Surface, TrafficClass
-from aceh_rag.platform.gateway_errors import GatewayBackpressure
+from aceh_rag.platform.gateway.errors import GatewayBackpressure
 from tests.gateway_server import (
     FakeGateway,
     Reply,
-    gateway_server_fixture,  # noqa: F401
 )
-from tests.platform._support import client_for
+from tests.platform.helpers import client_for
 
 BATCH = CallContext(surface=Surface.INGESTION, traffic_class=TrafficClass.BATCH, job_id="job-1")
 SEARCH = CallContext(surface=Surface.SEARCH, traffic_class=TrafficClass.INTERACTIVE, user_id="7")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from aceh_rag.platform.context import call_context
-from aceh_rag.platform.gateway import idempotency_key
+from aceh_rag.platform.gateway.wire import idempotency_key
 from tests.gateway_server import (
     FakeGateway,
     embedding_for,
-    gateway_server_fixture,  # noqa: F401
 )
-from tests.platform._support import client_for
+from tests.platform.helpers import client_for
 
 
 def test_embeddings_come_back_in_input_order_with_the_openai_request_shape(

@@ -7,15 +7,15 @@ import time
 import pytest
 
 from aceh_rag.platform.context import CallContext, Surface
-from aceh_rag.platform.gateway_errors import GatewayTimeout
-from aceh_rag.platform.gateway_jobs import JobStatus, QueueState
+from aceh_rag.platform.gateway.errors import GatewayTimeout
+from aceh_rag.platform.gateway.jobs import JobStatus, QueueState
+from ingestion.queue_text import gateway_queue_text
 from tests.gateway_server import (
     FakeGateway,
     Reply,
     decode_pages,
-    gateway_server_fixture,  # noqa: F401
 )
-from tests.platform._support import client_for
+from tests.platform.helpers import client_for
 
 CTX = CallContext(surface=Surface.INGESTION, job_id="job-77", doc_hash="aa" * 32, user_id="3")
 PAGES = [(1, b"\x89PNG page one"), (2, b"\x89PNG page two")]
@@ -52,7 +52,7 @@ def test_the_queue_state_reaches_the_callback_as_text_a_person_can_read(
         client.ocr(PAGES, ctx=CTX, on_queue=seen.append)
 
     assert [s.status for s in seen] == [JobStatus.QUEUED, JobStatus.QUEUED, JobStatus.PROCESSING]
-    assert [s.text for s in seen] == [
+    assert [gateway_queue_text(s) for s in seen] == [
         "Dalam antrean GPU — posisi 3 (±2 menit)",
         "Dalam antrean GPU — posisi 1 (±1 menit)",
         "Diproses GPU — recognize (50%)",

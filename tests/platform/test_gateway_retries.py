@@ -8,14 +8,14 @@ import socket
 import pytest
 
 from aceh_rag.platform.context import CallContext, Surface
-from aceh_rag.platform.gateway import GatewayClient, GatewayConfig
-from aceh_rag.platform.gateway_errors import GatewayUnavailable
+from aceh_rag.platform.gateway.client import GatewayClient
+from aceh_rag.platform.gateway.config import GatewayConfig
+from aceh_rag.platform.gateway.errors import GatewayUnavailable
 from tests.gateway_server import (
     FakeGateway,
     Reply,
-    gateway_server_fixture,  # noqa: F401
 )
-from tests.platform._support import client_for
+from tests.platform.helpers import client_for
 
 CTX = CallContext(surface=Surface.INGESTION)
 

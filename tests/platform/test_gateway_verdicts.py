@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from aceh_rag.platform.context import CallContext, Surface
-from aceh_rag.platform.gateway_errors import GatewayVerdict
-from ingestion.pipeline.base import PermanentError
+from aceh_rag.platform.gateway.errors import GatewayVerdict
+from ingestion.errors import PermanentError, stage_error
 from tests.gateway_server import (
     FakeGateway,
     Reply,
-    gateway_server_fixture,  # noqa: F401
 )
-from tests.platform._support import client_for
+from tests.platform.helpers import client_for
 
 CTX = CallContext(surface=Surface.INGESTION, job_id="job-3", doc_hash="cd" * 32)
 CORRUPT = {"error": {"code": "BAD_INPUT", "message": "PDF rusak / tidak dapat dibaca"}}
@@ -28,8 +27,8 @@ def test_a_400_is_sent_exactly_once_and_keeps_the_upstream_reason(
 
     assert len(gateway_server.requests) == 1
     error = caught.value
-    assert isinstance(error, PermanentError)
     assert error.permanent is True
+    assert isinstance(stage_error(error), PermanentError)
     assert error.reason == "PDF rusak / tidak dapat dibaca"
     assert error.status == 400
     assert error.code == "HTTP_400"

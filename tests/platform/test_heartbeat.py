@@ -9,9 +9,8 @@ import time
 from aceh_rag.platform.heartbeat import Heartbeat, HeartbeatConfig
 from tests.gateway_server import (
     FakeGateway,
-    gateway_server_fixture,  # noqa: F401
 )
-from tests.platform._redis import free_port
+from tests.platform.helpers import free_port
 
 
 def wait_for(predicate: object, timeout: float = 3.0) -> None:

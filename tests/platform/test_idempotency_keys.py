@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from aceh_rag.platform.gateway import idempotency_key
-from aceh_rag.platform.gateway_jobs import ocr_idempotency_key
+from aceh_rag.platform.gateway.jobs import ocr_idempotency_key
+from aceh_rag.platform.gateway.wire import idempotency_key
 
 
 def test_the_same_input_always_yields_the_same_key() -> None:

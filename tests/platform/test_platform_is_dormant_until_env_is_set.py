@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from aceh_rag.platform import audit, gateway, heartbeat
+from aceh_rag.platform import audit, heartbeat
 from aceh_rag.platform.audit import audit_call, get_auditor, reset_auditor
-from aceh_rag.platform.gateway import get_gateway_client
+from aceh_rag.platform.gateway import client as gateway
+from aceh_rag.platform.gateway.client import get_gateway_client
 from aceh_rag.platform.heartbeat import start_heartbeat, stop_heartbeat
 
 

@@ -15,7 +15,7 @@ from ingestion.models import Document, DocumentStatus
 from ingestion.pipeline.base import Block, ChunkDraft
 from ingestion.pipeline.chunk import chunk_document
 from ingestion.relations.graph import refresh_document
-from tests.search.factories import add_chunk, make_document
+from tests.search.helpers import add_chunk, make_document
 
 
 @dataclass

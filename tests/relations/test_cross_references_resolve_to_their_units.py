@@ -7,9 +7,9 @@ import pytest
 
 from ingestion.legal.xrefs import find_references
 from ingestion.models import Chunk, LegalUnit
-from ingestion.search import SearchQuery, search
+from ingestion.search.service import SearchQuery, search
 from tests.relations.helpers import Regulation, StoreRegulation
-from tests.search.factories import HashEmbedder
+from tests.search.helpers import HashEmbedder
 
 pytestmark = pytest.mark.django_db
 

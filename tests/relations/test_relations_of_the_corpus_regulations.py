@@ -8,16 +8,13 @@ Peraturan Pemerintah repeal in their closing provisions, one of them only in par
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ingestion.legal.citation import parse_regulation
 from ingestion.legal.relations import SectionText, extract_relations
 from ingestion.pipeline.chunk import chunk_document
 from ingestion.pipeline.parse import ParseLimits, parse
-
-CORPUS = Path("/work/shared/corpus")
+from tests.corpus import CORPUS
 
 
 def relations(relative: str) -> set[tuple[str, str]]:

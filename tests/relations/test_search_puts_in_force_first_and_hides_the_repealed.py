@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.search import SearchQuery, search
+from ingestion.search.service import SearchQuery, search
 from tests.relations.helpers import StoreRegulation, amending, plain, repealing
-from tests.search.factories import HashEmbedder
+from tests.search.helpers import HashEmbedder
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from ingestion.models import DocumentStatus
-from ingestion.search import Editions, SearchQuery, search
-from tests.search.factories import HashEmbedder, add_chunk, make_document
+from ingestion.search.service import Editions, SearchQuery, search
+from tests.search.helpers import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from ingestion.search import SearchQuery, search
-from tests.search.factories import HashEmbedder, add_chunk, make_document
+from ingestion.search.service import SearchQuery, search
+from tests.search.helpers import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 from django.db import connection
 
-from ingestion.search import SearchMode, SearchQuery, search
-from ingestion.search_lexical import reset_term_stats, term_stats
-from tests.search.factories import HashEmbedder, add_chunk, make_document
+from ingestion.search.lexical import reset_term_stats, term_stats
+from ingestion.search.service import SearchMode, SearchQuery, search
+from tests.search.helpers import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

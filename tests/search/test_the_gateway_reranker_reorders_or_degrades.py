@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from ingestion.search import SearchQuery, search
+from ingestion.search.service import SearchQuery, search
 from tests.gateway_server import FakeGateway, Reply
-from tests.search.factories import HashEmbedder, add_chunk, make_document
+from tests.search.helpers import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.search import SearchQuery, search
-from tests.search.factories import HashEmbedder, add_chunk, make_document
+from ingestion.search.service import SearchQuery, search
+from tests.search.helpers import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ingestion.models import DocumentStatus
-from ingestion.search import SearchQuery, search
-from tests.search.factories import HashEmbedder, add_chunk, make_document
+from ingestion.search.service import SearchQuery, search
+from tests.search.helpers import HashEmbedder, add_chunk, make_document
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def test_chunks_of_another_embedding_model_are_not_compared_by_vector() -> None:
     add_chunk(document, "xylofon kuantum", embedder=OtherModel())
     # No shared words, so only a (wrong) vector comparison could bring it back.
     query = SearchQuery(text="xylofon kuantum sintaksis")
-    from ingestion.search_types import SearchMode
+    from ingestion.search.query import SearchMode
 
     dense_only = search(
         SearchQuery(text=query.text, mode=SearchMode.DENSE), embedder=HashEmbedder()

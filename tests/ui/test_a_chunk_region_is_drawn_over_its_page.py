@@ -1,5 +1,4 @@
 """The document page draws a chunk's stored boxes over the page image, in the page frame."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -9,12 +8,7 @@ import pytest
 from django.test import Client
 
 from ingestion.models import Chunk
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    make_chunks,
-    make_document,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import make_chunks, make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,4 @@
 """'Setujui semua di atas X': the confirmation names the count; each approval is audited."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -10,12 +9,7 @@ import pytest
 from django.test import Client
 
 from ingestion.models import Chunk, ReviewAction, ReviewState
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    make_chunks,
-    make_document,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import make_chunks, make_document
 
 pytestmark = pytest.mark.django_db
 

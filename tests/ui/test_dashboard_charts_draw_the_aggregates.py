@@ -1,5 +1,4 @@
 """The dashboard's SVG charts are drawn from the jobs and chunks in the database."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -16,15 +15,7 @@ from django.utils import timezone
 
 from ingestion.charts.dashboard import queue_charts
 from ingestion.models import JobOrigin, JobState
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    make_chunks,
-    make_document,
-    make_job,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import make_chunks, make_document, make_job
 
 pytestmark = pytest.mark.django_db
 

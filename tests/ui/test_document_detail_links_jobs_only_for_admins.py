@@ -1,5 +1,4 @@
 """The job page is Admin-only, so a Peninjau sees the partner jobId as text, not a dead link."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -9,14 +8,7 @@ import pytest
 from django.test import Client
 
 from ingestion.models import Document, JobOrigin
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    make_document,
-    make_job,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import make_document, make_job
 
 pytestmark = pytest.mark.django_db
 

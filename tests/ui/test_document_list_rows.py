@@ -1,5 +1,4 @@
 """The documents list filters, and only its unfinished rows keep refreshing through htmx."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -7,12 +6,7 @@ import pytest
 from django.test import Client
 
 from ingestion.models import DocumentStatus, JobState, SourceType
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    make_document,
-    make_job,
-)
+from tests.ui.helpers import make_document, make_job
 
 
 @pytest.mark.django_db

@@ -1,5 +1,4 @@
-"""The job page draws its stage timeline from the stage events' times."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
+"""The job page draws its stage timeline from the times of the job's milestones."""
 
 from __future__ import annotations
 
@@ -10,14 +9,8 @@ import pytest
 from django.test import Client
 
 from ingestion.charts.timeline import segments
-from ingestion.models import IngestionJob, JobOrigin, StageEvent
-from partner_events.status import format_ts
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    make_document,
-    make_job,
-)
+from ingestion.models import IngestionJob, JobMilestone, JobOrigin
+from tests.ui.helpers import make_document, make_job
 
 pytestmark = pytest.mark.django_db
 
@@ -32,18 +25,15 @@ def _job_with_events(gpu_queue_ms: int | None) -> IngestionJob:
     job.started_at = T0
     job.save(update_fields=["created_at", "started_at"])
     for seq, (key, second) in enumerate(STEPS, start=1):
-        StageEvent.objects.create(
-            job=job,
-            seq=seq,
-            routing_key=key,
-            payload={"stage": key, "ts": format_ts(T0 + timedelta(seconds=second))},
+        JobMilestone.objects.create(
+            job=job, seq=seq, milestone=key, created_at=T0 + timedelta(seconds=second)
         )
     return job
 
 
 def test_stages_follow_the_event_times_with_the_gpu_wait_apart() -> None:
     job = _job_with_events(gpu_queue_ms=45_000)
-    spans = segments(job, StageEvent.objects.filter(job=job))
+    spans = segments(job, JobMilestone.objects.filter(job=job))
     assert [(s.label, s.seconds) for s in spans] == [
         ("Antrean", 30.0),
         ("Ambil berkas", 2.0),

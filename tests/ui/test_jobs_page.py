@@ -1,5 +1,4 @@
 """Kafka jobs by jobId: the original event, stage events with publish outcome, re-run."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -8,20 +7,9 @@ import uuid
 import pytest
 from django.test import Client
 
-from ingestion.models import (
-    DocumentStatus,
-    IngestionJob,
-    JobOrigin,
-    JobState,
-    PublishStatus,
-    StageEvent,
-)
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    make_document,
-    make_job,
-)
+from ingestion.models import DocumentStatus, IngestionJob, JobOrigin, JobState
+from partner_events.models import PublishStatus, StageEvent
+from tests.ui.helpers import make_document, make_job
 
 
 def _kafka_job(state: str = JobState.DONE) -> tuple[IngestionJob, uuid.UUID]:

@@ -1,5 +1,4 @@
 """The original file streams from object storage; review page images render from it."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -13,12 +12,7 @@ from django.test import Client
 from PIL import Image
 
 from ingestion import storage as storage_module
-from tests.ui._files import text_pdf
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    make_document,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import make_document, text_pdf
 
 
 @pytest.fixture

@@ -1,5 +1,4 @@
 """List, detail and review pages cost a fixed number of queries however many rows they show."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -11,20 +10,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from ingestion.models import (
-    DocumentStatus,
-    JobOrigin,
-    JobState,
-    ReviewAction,
-    StageEvent,
-)
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    make_chunks,
-    make_document,
-    make_job,
-)
+from ingestion.models import DocumentStatus, JobOrigin, JobState, ReviewAction
+from partner_events.models import StageEvent
+from tests.ui.helpers import make_chunks, make_document, make_job
 
 MAX_LIST = 14
 MAX_DETAIL = 14

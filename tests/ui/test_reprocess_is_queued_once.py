@@ -1,5 +1,4 @@
 """'Proses ulang' queues one job; clicking again while it waits does not queue another."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ import pytest
 from django.test import Client
 
 from ingestion.models import DocumentStatus, IngestionJob, JobState
-from tests.ui._support import admin_client, admin_user, make_document  # noqa: F401 (fixtures)
+from tests.ui.helpers import make_document
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,4 @@
 """Review actions: correct, approve (embedded and indexed), reject, and the document settles."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -18,15 +17,7 @@ from ingestion.models import (
     ReviewAction,
     ReviewState,
 )
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    FixedEmbedder,
-    make_chunks,
-    make_document,
-    make_job,
-    make_user,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import FixedEmbedder, make_chunks, make_document, make_job
 
 
 @pytest.fixture

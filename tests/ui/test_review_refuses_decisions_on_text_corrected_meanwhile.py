@@ -1,5 +1,4 @@
 """Two reviewers on one chunk: a decision on text someone else corrected meanwhile is refused."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -7,28 +6,13 @@ import re
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.test import Client
 
-from ingestion import review
 from ingestion.management.commands.ensure_admin import REVIEWER_GROUP
 from ingestion.models import Chunk, DocumentStatus, ReviewAction, ReviewState
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    FixedEmbedder,
-    client_for,
-    make_chunks,
-    make_document,
-    make_user,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import client_for, make_chunks, make_document, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _embedder(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(review, "_default_embedder", lambda: FixedEmbedder(settings.EMBEDDING_DIM))
 
 
 def _seen_in_form(client: Client, document: Any, chunk: Chunk) -> str:

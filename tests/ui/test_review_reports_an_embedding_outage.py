@@ -1,5 +1,4 @@
 """When the embedding service is down, approving tells the reviewer why and changes nothing."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -8,29 +7,19 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ingestion import review
 from ingestion.models import Chunk, DocumentStatus, ReviewAction, ReviewState
-from ingestion.pipeline.embed import EmbeddingUnavailable
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    make_chunks,
-    make_document,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import make_chunks, make_document
 
 pytestmark = pytest.mark.django_db
 
-
-class DownEmbedder:
-    model_id = "mati"
-
-    def embed_passages(self, texts: list[str]) -> list[list[float]]:
-        raise EmbeddingUnavailable("Gateway model tidak menjawab", code="unavailable")
+DOWN = "Gateway model tidak dapat dihubungi"
 
 
 @pytest.fixture(autouse=True)
-def _gateway_down(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(review, "_default_embedder", DownEmbedder)
+def _gateway_down(settings: Any) -> None:
+    """A configured gateway that nothing answers on (port 9), not retried."""
+    settings.MODEL_GATEWAY_URL = "http://127.0.0.1:9"
+    settings.GATEWAY_MAX_RETRIES = 0
 
 
 def _parked() -> tuple[Any, list[Chunk]]:
@@ -49,7 +38,7 @@ def test_approving_one_chunk_shows_the_reason_in_the_htmx_result(reviewer_client
         f"/review/chunks/{chunks[0].pk}/approve", {"text": "Teks benar"}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200
-    assert "Gateway model tidak menjawab" in response.content.decode()
+    assert DOWN in response.content.decode()
     assert _untouched(chunks)
     assert not ReviewAction.objects.exists()
 
@@ -58,7 +47,7 @@ def test_approving_all_redirects_back_with_the_reason(reviewer_client: Client) -
     document, chunks = _parked()
     response = reviewer_client.post(f"/review/{document.pk}/approve-all", follow=True)
     assert response.status_code == 200
-    assert "Gateway model tidak menjawab" in response.content.decode()
+    assert DOWN in response.content.decode()
     assert _untouched(chunks)
     document.refresh_from_db()
     assert document.status == DocumentStatus.NEEDS_REVIEW

@@ -1,5 +1,4 @@
 """Roles are checked by the views themselves: a hidden button is never the only barrier."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -7,15 +6,7 @@ import pytest
 from django.test import Client
 
 from ingestion.models import DocumentStatus
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    client_for,
-    make_document,
-    make_user,
-    reviewer_client,
-    reviewer_user,
-)
+from tests.ui.helpers import client_for, make_document, make_user
 
 ADMIN_ONLY_GET = ["/upload/", "/jobs/"]
 

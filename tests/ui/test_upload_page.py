@@ -1,5 +1,4 @@
 """Upload: limits shown first, clear messages for bad files, duplicates linked, jobs queued."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ from django.test import Client
 
 from ingestion import storage as storage_module
 from ingestion.models import IngestionJob, JobState
-from tests.ui._files import text_pdf
-from tests.ui._support import admin_client, admin_user  # noqa: F401 (fixtures)
+from tests.ui.helpers import text_pdf
 
 
 @pytest.fixture

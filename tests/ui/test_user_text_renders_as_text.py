@@ -1,5 +1,4 @@
 """Titles, metadata and OCR text with markup are shown as text, never executed."""
-# ruff: noqa: F811  (pytest fixtures imported from tests.ui._support)
 
 from __future__ import annotations
 
@@ -7,13 +6,7 @@ import pytest
 from django.test import Client
 
 from ingestion.models import DocumentStatus
-from tests.ui._support import (  # noqa: F401 (fixtures)
-    admin_client,
-    admin_user,
-    make_chunks,
-    make_document,
-    make_job,
-)
+from tests.ui.helpers import make_chunks, make_document, make_job
 
 EVIL = "<script>alert('x')</script>"
 

@@ -1,9 +1,9 @@
-"""``manage.py ingest_worker [--once] [--paused-file PATH]``: process admin upload jobs.
+"""``manage.py ingest_worker [--once]``: process admin upload jobs.
 
 SIGTERM/SIGINT set a flag: the document in progress is finished, then the loop exits 0.
-On start, ``processing`` jobs whose heartbeat is older than ``--stale-minutes`` (a worker
-that died mid-document) go back to the queue. While ``--paused-file`` exists nothing is
-claimed (the browser tests hold jobs in the queue this way).
+On start, ``processing`` jobs whose heartbeat is older than ``JOB_STALE_SECONDS`` (or
+``--stale-minutes``) and whose document lock is free (a worker that died mid-document) go
+back to the queue.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import signal
 import threading
 import time
 from datetime import timedelta
-from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -39,8 +38,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--once", action="store_true", help="proses antrean lalu keluar")
-        parser.add_argument("--paused-file", type=Path, default=None)
-        parser.add_argument("--stale-minutes", type=float, default=10.0)
+        parser.add_argument(
+            "--stale-minutes", type=float, default=None, help="bawaan: JOB_STALE_SECONDS"
+        )
         parser.add_argument("--poll-seconds", type=float, default=None)
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -62,15 +62,12 @@ class Command(BaseCommand):
 
     def _loop(self, stop: threading.Event, options: dict[str, Any]) -> None:
         poll = options["poll_seconds"] or float(settings.UPLOAD_WORKER_POLL_SECONDS)
-        paused: Path | None = options["paused_file"]
-        requeue_stale_jobs(timedelta(minutes=options["stale_minutes"]))
+        stale = options["stale_minutes"]
+        requeue_stale_jobs(
+            timedelta(minutes=stale) if stale else timedelta(seconds=settings.JOB_STALE_SECONDS)
+        )
         processed = 0
         while not stop.is_set():
-            if paused is not None and paused.exists():
-                if options["once"]:
-                    break
-                stop.wait(poll)
-                continue
             if not connection.in_atomic_block:  # a test's transaction must survive
                 close_old_connections()  # drop a connection Postgres closed while idle
             job = claim_next_upload_job()

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from charset_normalizer import from_bytes
 
-from ingestion.pipeline.base import Block, BlockKind, ParsedDocument, PermanentError
+from ingestion.errors import PermanentError
+from ingestion.pipeline.base import Block, BlockKind, ParsedDocument
 
 SNIFF_BYTES = 64 * 1024
 # Government spreadsheets are exported as UTF-8, UTF-16 (Excel "Unicode text") or

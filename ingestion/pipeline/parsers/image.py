@@ -7,7 +7,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from ingestion.pipeline.base import ParsedDocument, PermanentError
+from ingestion.errors import PermanentError
+from ingestion.pipeline.base import ParsedDocument
 from ingestion.pipeline.parsers.safety import ParseLimits, check_image_pixels
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ingestion.errors import PermanentError
 from ingestion.pipeline.base import Block, BlockKind, ParsedDocument
 from ingestion.pipeline.parsers.safety import ParseLimits, check_zip_container, library_guard
 
@@ -55,6 +56,7 @@ def _docx_breaks(paragraph: Any, rendered: bool) -> int:
 
 
 def _docx_blocks(document: Any) -> tuple[list[Block], int]:
+    # Imported here: a heavy library, loaded only when such a file arrives.
     from docx.table import Table
 
     rendered = bool(document.element.body.xpath(".//w:lastRenderedPageBreak"))
@@ -79,6 +81,7 @@ def _docx_blocks(document: Any) -> tuple[list[Block], int]:
 def parse_docx(path: Path, limits: ParseLimits) -> ParsedDocument:
     check_zip_container(path, "DOCX", limits)
     with library_guard("Berkas DOCX rusak"):
+        # Imported here: a heavy library, loaded only when such a file arrives.
         import docx
 
         blocks, pages = _docx_blocks(docx.Document(str(path)))
@@ -113,6 +116,7 @@ def parse_xlsx(path: Path, limits: ParseLimits) -> ParsedDocument:
     check_zip_container(path, "XLSX", limits)
     blocks: list[Block] = []
     with library_guard("Berkas XLSX rusak"):
+        # Imported here: a heavy library, loaded only when such a file arrives.
         import openpyxl
 
         workbook = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
@@ -174,13 +178,12 @@ def _slide_blocks(slide: Any, number: int) -> list[Block]:
 def parse_pptx(path: Path, limits: ParseLimits) -> ParsedDocument:
     check_zip_container(path, "PPTX", limits)
     with library_guard("Berkas PPTX rusak"):
+        # Imported here: a heavy library, loaded only when such a file arrives.
         from pptx import Presentation
 
         slides = list(Presentation(str(path)).slides)
         blocks = [b for number, s in enumerate(slides, 1) for b in _slide_blocks(s, number)]
     if len(slides) > limits.max_pages:
-        from ingestion.pipeline.base import PermanentError
-
         raise PermanentError(
             f"Presentasi terlalu banyak slide ({len(slides)} > {limits.max_pages})",
             code="too_many_pages",

@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 import pymupdf
 
-from ingestion.pipeline.base import Block, PageFrame, ParsedDocument, PermanentError
-from ingestion.pipeline.ocr_confidence import page_quality_reaches
+from ingestion.errors import PermanentError
+from ingestion.pipeline.base import Block, PageFrame, ParsedDocument
+from ingestion.pipeline.ocr.confidence import page_quality_reaches
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
 
 log = logging.getLogger(__name__)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import logging
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from ingestion.pipeline.base import PermanentError, StageError
+from django.conf import settings
+
+from ingestion.errors import PermanentError, StageError
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +42,6 @@ class ParseLimits:
 
     @classmethod
     def from_settings(cls) -> ParseLimits:
-        from django.conf import settings
-
         return cls(
             max_pages=int(settings.INGEST_MAX_PAGES),
             max_uncompressed_bytes=int(settings.INGEST_MAX_UNCOMPRESSED_BYTES),
@@ -118,8 +118,3 @@ def library_guard(reason: str) -> Iterator[None]:
     except Exception as exc:
         log.info("parse failed: %s: %s", type(exc).__name__, exc)
         raise PermanentError(reason, code="corrupt", detail=f"{type(exc).__name__}: {exc}") from exc
-
-
-def guarded(reason: str, fn: Callable[..., T], *args: Any) -> T:
-    with library_guard(reason):
-        return fn(*args)

@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from partner_events.contract import ContractConfig, Outcome, validate_doc_uploaded
+from partner_events.contract.validate import ContractConfig, Outcome, validate_doc_uploaded
 
 USAGE_ERROR = 2
 REJECT_EXIT = 1

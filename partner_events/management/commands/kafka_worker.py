@@ -9,18 +9,38 @@ from __future__ import annotations
 
 import logging
 import signal
+import time
 from dataclasses import replace
 from types import FrameType
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from partner_events.worker import StopFlag
-from partner_events.worker_config import StartupRefused, WorkerConfig
+from aceh_rag.platform.heartbeat import start_heartbeat
+from ingestion.pipeline.engines import loaded_models
+from partner_events.publisher import KafkaPublisher, Publisher
+from partner_events.worker.config import StartupRefused, WorkerConfig, check_startup
+from partner_events.worker.loop import KafkaWorker, StopFlag
+from partner_events.worker.metrics import serve
 
 log = logging.getLogger("partner_events.worker")
 
 STARTUP_REFUSED = 2
+
+
+def start(config: WorkerConfig, stop: StopFlag, publisher: Publisher | None = None) -> int:
+    """Refuse or log the effective config, serve metrics, heartbeat, then run the loop until
+    stopped; raises :class:`~partner_events.worker.config.StartupRefused`."""
+    started = time.monotonic()
+    topics = check_startup(config)
+    log.info("kafka worker: effective config %s", config.summary())
+    log.info("kafka worker: stage topics %s", topics)
+    serve(config.metrics_port)
+    start_heartbeat(loaded_models)
+    publisher = publisher or KafkaPublisher.from_settings()
+    worker = KafkaWorker(config, publisher, stop)
+    log.info("kafka worker: ready in %.2fs", time.monotonic() - started)
+    return worker.run()
 
 
 class Command(BaseCommand):
@@ -51,8 +71,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from partner_events.worker_run import start
-
         overrides: dict[str, Any] = {
             "orphan_grace_s": options["orphan_grace_seconds"],
             "deferred_retry_s": options["deferred_retry_seconds"],

@@ -1,0 +1,51 @@
+"""Series read from the jobs table at scrape time: the web process reports the truth even
+though the workers run in other processes. Registered by the ``/metrics`` view."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+from django.db import DatabaseError
+from django.db.models import Count
+from prometheus_client import REGISTRY
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from ingestion.models import IngestionJob, JobState
+
+log = logging.getLogger(__name__)
+
+
+class JobTableCollector(Collector):
+    """Queue depth and job counts by state, straight from the jobs table."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        by_state = GaugeMetricFamily(
+            "aceh_rag_jobs", "Ingestion jobs in the database by state", labels=["state"]
+        )
+        depth = GaugeMetricFamily("aceh_rag_queue_depth", "Jobs waiting to be processed")
+        try:
+            counts = dict(
+                IngestionJob.objects.values_list("state").annotate(n=Count("id")).order_by()
+            )
+        except DatabaseError:
+            log.warning("metrics: jobs table unavailable", exc_info=True)
+            return
+        for state in JobState.values:
+            by_state.add_metric([state], float(counts.get(state, 0)))
+        depth.add_metric(
+            [], float(counts.get(JobState.QUEUED, 0) + counts.get(JobState.DEFERRED, 0))
+        )
+        yield by_state
+        yield depth
+
+
+_registered = False
+
+
+def register_db_collector() -> None:
+    global _registered
+    if not _registered:
+        REGISTRY.register(JobTableCollector())
+        _registered = True
