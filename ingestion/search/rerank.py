@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from ingestion.errors import StageError
+from aceh_rag.platform.gateway.errors import GatewayError
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def rerank(
             ranked = client.rerank(
                 query, [passages[chunk_id] for chunk_id, _ in head], top_n=len(head)
             )
-    except StageError as exc:
+    except GatewayError as exc:
         log.warning("search rerank skipped (%s): %s", exc.code, exc.reason)
         return Reranked(list(fused), degraded=True)
     reordered = [head[index] for index, _score in ranked]

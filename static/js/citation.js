@@ -6,7 +6,11 @@
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text).catch(() => copyBySelection(text));
+      // A clipboard write can hang without window focus: give it a moment, then fall back.
+      const timeout = new Promise((_, reject) => window.setTimeout(() => reject(new Error("timeout")), 1500));
+      return Promise.race([navigator.clipboard.writeText(text), timeout]).catch(() =>
+        copyBySelection(text),
+      );
     }
     return copyBySelection(text);
   }
