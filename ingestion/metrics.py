@@ -29,7 +29,9 @@ class JobTableCollector(Collector):
             counts = dict(
                 IngestionJob.objects.values_list("state").annotate(n=Count("id")).order_by()
             )
-        except DatabaseError:
+        except (DatabaseError, RuntimeError):
+            # A scrape must never fail because the jobs table cannot be read right now (no
+            # database, or no database access in this context): those series are left out.
             log.warning("metrics: jobs table unavailable", exc_info=True)
             return
         for state in JobState.values:
