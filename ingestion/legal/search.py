@@ -307,14 +307,20 @@ def named_documents(reference: QueryReference, query: SearchQuery) -> list[str]:
 
 
 def named_units(unit: UnitRef, document_ids: Sequence[str]) -> list[UnitRow]:
-    """The named unit in each named document (body text, first chunk that holds it)."""
+    """The named unit in each named document (body text, first chunk that holds it).
+
+    ``ayat (1)`` of a Pasal that has no ayat is its undivided body: readers (and GALQA's
+    labels) number a lone paragraph 1, so "Pasal 8 ayat (1) huruf e" finds Pasal 8 huruf e.
+    """
     if not document_ids:
         return []
     sql = (
         "WITH cand AS (SELECT DISTINCT ON (u.document_id) u.* FROM ingestion_legalunit u "
         "JOIN ingestion_chunk c ON c.id = u.chunk_id "
         "WHERE u.document_id = ANY(%(docs)s::uuid[]) AND c.indexed AND NOT u.penjelasan "
-        "AND u.pasal = %(pasal)s AND u.ayat = %(ayat)s AND u.huruf = %(huruf)s "
+        "AND u.pasal = %(pasal)s AND (u.ayat = %(ayat)s OR (%(ayat)s = '1' AND u.ayat = '' "
+        "AND NOT EXISTS (SELECT 1 FROM ingestion_legalunit a WHERE a.document_id = u.document_id "
+        "AND a.pasal = u.pasal AND a.ayat <> '' AND NOT a.penjelasan))) AND u.huruf = %(huruf)s "
         "AND u.angka = %(angka)s ORDER BY u.document_id, c.ordinal, u.start) "
         "SELECT " + _COLUMNS.replace("u.", "cand.") + ", cand.page, 0.0 FROM cand"
     )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ingestion.legal.units import Address
+from ingestion.legal.units import Address, ayat_of
 from ingestion.pipeline.base import Block, BlockKind
 
 MARKER_RE = re.compile(
@@ -31,6 +31,7 @@ MARKER_RE = re.compile(
     |(?P<pasal>\bPasal\s+(?P<pasal_no>\d+[A-Z]?)\b)
     |(?P<penj_ayat>\bAyat\s+\((?P<penj_ayat_no>\d+[a-z]?)\))
     |(?P<ayat>\((?P<ayat_no>\d{1,3}[a-z]?)\)\.?(?=\s|$))
+    |(?P<ayat_open>\((?P<ayat_open_no>\d{1,3})(?=\s+[A-Z]))
     |(?P<penj_huruf>\bHuruf\s+(?P<penj_huruf_no>[a-z])\b)
     |(?P<huruf>(?<![\w.])(?P<huruf_no>[a-z])\.(?=\s|$))
     |(?P<angka>(?<![\w.,])(?P<angka_no>\d{1,3})\.(?=\s|$))
@@ -50,6 +51,10 @@ CONNECTOR_RE = re.compile(
     r"sampai|jo\.?|juncto|berdasarkan|menurut|sesuai)|,)\s*$",
     re.IGNORECASE,
 )
+# Before an inline "(N)" this makes it a reference ("pada ayat (2) dan (3) …"), never a header.
+# At a line start only the words count: OCR leaves stray commas at line ends.
+REFERENCE_BEFORE_RE = re.compile(r"(?:\b(?:ayat|dan|atau|sampai|dengan)|[,(])\s*$", re.I)
+REFERENCE_WORD_BEFORE_RE = re.compile(r"\b(?:ayat|dan|atau|sampai|dengan)\s*$", re.I)
 SENTENCE_END_RE = re.compile(r"[.;:]\W{0,2}\s*$")
 ITEM_BEFORE_RE = re.compile(r"(?:[;:]|[;,]\s*(?:dan|atau))\s*$")
 MARKER_ONLY_RE = re.compile(r"^(?:\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\.)$")
@@ -110,6 +115,8 @@ class LegalBuilder:
         self.title_target: str | None = None
         self.top_item: str | None = None
         self.prev_line = ""
+        # The ayat numbers of the current Pasal while a line's markers are being accepted.
+        self.line_ayats: list[str] | None = None
 
     # -- structure state -----------------------------------------------------------------
 
@@ -167,7 +174,12 @@ class LegalBuilder:
             # inline, the ayat text must also start like a sentence.
             if not self.pasal_count:
                 return False
-            return (at_start and not wrapped) or (inline_ok and not _starts_lower(after))
+            if (at_start and not wrapped) or (inline_ok and not _starts_lower(after)):
+                return True
+            return self._next_ayat(match.group("ayat_no"), before, after)
+        if kind == "ayat_open":
+            # OCR drops the closing parenthesis ("(3 Dalam hal …"): only the next ayat.
+            return self._next_ayat(match.group("ayat_open_no"), before, after)
         if kind in {"penj_ayat", "penj_huruf"}:
             return self.penjelasan and (at_start or inline_ok)
         if kind == "huruf":
@@ -188,15 +200,48 @@ class LegalBuilder:
             return bool(self.pasal_count) and at_start and not _starts_lower(after)
         return False
 
+    def _next_ayat(self, number: str, before: str, after: str) -> bool:
+        """OCR runs ayat into the line before or after noise ("… Desa. y (5) Pemberian …"):
+        the number that continues the current Pasal's ayat sequence, followed by a capital,
+        is a header wherever it sits, unless the words before make it a reference."""
+        section = self._current()
+        if section.kind != "pasal" or not number.isdigit():
+            return False
+        if self.line_ayats is not None:  # markers accepted earlier on this line count first
+            numbers: list[str | None] = list(self.line_ayats)
+        else:
+            numbers = [ayat_of(u.label) for u in section.units]
+        last = next((n for n in reversed(numbers) if n is not None), None)
+        expected = int(last) + 1 if last is not None and last.isdigit() else None
+        if int(number) != expected:
+            return False
+        if before.strip():
+            reference = REFERENCE_BEFORE_RE.search(before)
+        else:
+            reference = REFERENCE_WORD_BEFORE_RE.search(self.prev_line)
+        return after.strip()[:1].isupper() and not reference
+
     def _markers(self, line: str) -> list[re.Match[str]]:
         accepted: list[re.Match[str]] = []
         prev: tuple[str, int] = ("", 0)
+        self.line_ayats = None
         for match in MARKER_RE.finditer(line):
             kind = _kind(match)
             if self._accept(kind, line, match, prev):
                 accepted.append(match)
                 prev = (kind, match.end())
+                self._track_line_ayat(kind, match)
+        self.line_ayats = None
         return accepted
+
+    def _track_line_ayat(self, kind: str, match: re.Match[str]) -> None:
+        if kind == "pasal":
+            self.line_ayats = []
+        elif kind in {"ayat", "ayat_open"}:
+            if self.line_ayats is None:
+                units = self._current().units
+                self.line_ayats = [n for n in (ayat_of(u.label) for u in units) if n]
+            self.line_ayats.append(match.group(f"{kind}_no"))
 
     # -- marker handling -----------------------------------------------------------------
 
@@ -276,7 +321,7 @@ class LegalBuilder:
             name = f"Pasal {match.group('pasal_no')}"
             self._open([*self._prefix(), name], "pasal")
             self._add_atom(atom)
-        elif kind in {"ayat", "penj_ayat"}:
+        elif kind in {"ayat", "penj_ayat", "ayat_open"}:
             number = match.group(f"{kind}_no")
             section = self._current()
             if section.kind == "pasal":

@@ -47,6 +47,24 @@ def test_the_named_ayat_is_the_first_result(
     assert first["unitText"].startswith("(2)")
 
 
+UNDIVIDED: list[tuple[str, dict[str, str | None]]] = [
+    # Pasal 36 has no ayat: its "ayat (1)" is the undivided body.
+    ("Pasal 36 ayat (1) huruf b PP 35/2021", {"pasal": "36", "ayat": None, "huruf": "b"}),
+    ("pp 35 tahun 2021 pasal 36 ayat 1", {"pasal": "36", "ayat": None, "huruf": None}),
+    # Pasal 5 has ayat: "ayat (1)" is that ayat.
+    ("Pasal 5 ayat (1) PP 35/2021", {"pasal": "5", "ayat": "1", "huruf": None}),
+]
+
+
+@pytest.mark.parametrize(("query", "unit"), UNDIVIDED)
+def test_ayat_1_of_a_pasal_without_ayat_is_the_pasal_itself(
+    client: Client, corpus: dict[str, str], query: str, unit: dict[str, str | None]
+) -> None:
+    first = _search(client, corpus["token"], query)[0]
+    assert first["documentId"] == corpus["pp35"]
+    assert first["unit"] == unit | {"angka": None}
+
+
 def test_a_named_huruf_is_cited_with_its_ayat(client: Client, corpus: dict[str, str]) -> None:
     first = _search(client, corpus["token"], "Pasal 21 ayat (4) huruf g PP 34/2021")[0]
     assert first["citation"] == "PP 34/2021 Pasal 21 ayat (4) huruf g"
