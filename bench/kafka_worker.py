@@ -9,7 +9,7 @@ Uses ``DATABASE_URL`` when set (else a throwaway Postgres) and ``KAFKA_BOOTSTRAP
 when set (else the shared local broker of ``make kafka``). Documents come from a file://
 store; every run uses fresh topics, a fresh group and documents no run saw before.
 The clock starts when the records are produced (workers already warmed up) and stops at
-the last terminal stage event seen on the stage topics.
+the CreateTime of the last terminal stage event on the stage topics.
 """
 
 from __future__ import annotations
@@ -74,7 +74,11 @@ def produce(bootstrap: str, topic: str, values: list[bytes]) -> None:
 
 
 def wait_terminals(bootstrap: str, topic: str, count: int, timeout: float = 600.0) -> float:
-    """Monotonic time at which ``count`` terminal events had been read from ``topic``."""
+    """Wall-clock time (s) at which the last of ``count`` terminal events was produced.
+
+    The events' own CreateTime, not the moment this reader saw them: a reader joining
+    its group after the records were produced must not add its join to the worker's time.
+    """
     from confluent_kafka import Consumer
 
     consumer = Consumer(
@@ -86,18 +90,21 @@ def wait_terminals(bootstrap: str, topic: str, count: int, timeout: float = 600.
     )
     consumer.subscribe([topic])
     seen = 0
+    last = 0.0
     deadline = time.monotonic() + timeout
     try:
         while seen < count and time.monotonic() < deadline:
             message = consumer.poll(0.2)
             if message is not None and message.error() is None:
                 value = json.loads(message.value() or b"{}")
-                seen += value.get("stage") in ("indexed", "failed")
+                if value.get("stage") in ("indexed", "failed"):
+                    seen += 1
+                    last = max(last, message.timestamp()[1] / 1000)
     finally:
         consumer.close()
     if seen < count:
         raise SystemExit(f"only {seen}/{count} terminal events within {timeout:.0f}s")
-    return time.monotonic()
+    return last
 
 
 def worker_env(bootstrap: str, uploaded: str, stage: dict[str, str], group: str) -> dict[str, str]:
@@ -126,7 +133,7 @@ def run_workers(bootstrap: str, store: Path, workers: int, records: int) -> floa
         produce(bootstrap, uploaded, [record(store, f"warm-{tag}", n) for n in range(PARTITIONS)])
         wait_terminals(bootstrap, stage["indexed"], PARTITIONS)
         values = [record(store, tag, n) for n in range(records)]
-        started = time.monotonic()
+        started = time.time()  # wall clock, as the events' CreateTime
         produce(bootstrap, uploaded, values)
         ended = wait_terminals(bootstrap, stage["indexed"], PARTITIONS + records)
         return records / (ended - started)
