@@ -197,6 +197,8 @@ def in_process(bootstrap: str, store: Path, records: int) -> float:
 
 def setup(store: Path) -> tuple[Any, str, bool]:
     os.environ["OBJECT_STORAGE_URL"] = store.as_uri()
+    # handle_record in process logs at the workers' level: its log lines are not free.
+    os.environ["LOG_LEVEL"] = os.environ.get("BENCH_WORKER_LOG_LEVEL", "WARNING")
     postgres = None
     if not os.environ.get("DATABASE_URL"):
         from scripts.services import start_postgres
