@@ -313,6 +313,13 @@ SEARCH_TITLE_WEIGHT = env_float("SEARCH_TITLE_WEIGHT", 1.0, minimum=0.0)
 # Weight of the legal-unit BM25 list in the fusion; 0 (default, measured on GALQA: it only
 # adds lexical weight) keeps units for citing, not ranking.
 SEARCH_UNIT_WEIGHT = env_float("SEARCH_UNIT_WEIGHT", 0.0, minimum=0.0)
+# Weight of the nearest embedded legal units as a list of their own in the fusion; 0
+# (default, measured on GALQA: a unit list reorders the top for the worse).
+SEARCH_UNIT_DENSE_WEIGHT = env_float("SEARCH_UNIT_DENSE_WEIGHT", 0.0, minimum=0.0)
+# The first N fused candidates are re-scored: score + W × max(cosine of the chunk, cosine of
+# its best embedded unit). 0 turns it off. See docs/decisions.md, "Unit-level search".
+SEARCH_UNIT_RESCORE_WEIGHT = env_float("SEARCH_UNIT_RESCORE_WEIGHT", 0.15, minimum=0.0)
+SEARCH_UNIT_RESCORE_CANDIDATES = env_int("SEARCH_UNIT_RESCORE_CANDIDATES", 20, minimum=1)
 # Share of the query's content words a title (or its labels) must hold to count as a match.
 SEARCH_TITLE_MIN_COVERAGE = env_float("SEARCH_TITLE_MIN_COVERAGE", 0.6, minimum=0.0)
 
@@ -326,6 +333,10 @@ if MODEL_GATEWAY_URL is not None:
 GATEWAY_EMBED_MODEL = env_str("GATEWAY_EMBED_MODEL", "tei-embeddings")
 GATEWAY_OCR_MODEL = env_str("GATEWAY_OCR_MODEL", "paddleocr")
 GATEWAY_LLM_MODEL = env_opt_str("GATEWAY_LLM_MODEL")
+# Reranking of search candidates through the gateway; unset keeps it dormant.
+GATEWAY_RERANK_MODEL = env_opt_str("GATEWAY_RERANK_MODEL")
+# How many fused candidates the reranker reorders (the rest keep their place after them).
+SEARCH_RERANK_CANDIDATES = env_int("SEARCH_RERANK_CANDIDATES", 20, minimum=1)
 GATEWAY_CONFIG_VERSION = env_str("GATEWAY_CONFIG_VERSION", "1")
 GATEWAY_TIMEOUT_SECONDS = env_float("GATEWAY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
 GATEWAY_INTERACTIVE_TIMEOUT_SECONDS = env_float(

@@ -295,6 +295,66 @@ def bm25_unit_runner(files: dict[str, str]) -> Callable[[str], list[Retrieved]]:
     return run
 
 
+REFERENCE_FORMS = (
+    "Pasal {unit} PP {nomor}/{tahun}",
+    "pp {nomor} tahun {tahun} pasal {unit_plain}",
+    "Peraturan Pemerintah Nomor {nomor} Tahun {tahun} Pasal {unit}",
+    "PP No. {nomor} Tahun {tahun} pasal {unit_plain}",
+)
+
+
+def reference_query(question: Question, index: int) -> str | None:
+    """A query naming the question's gold unit, in one of the common spellings (rotating)."""
+    match = _FILE_RE.match(question.document)
+    if match is None:
+        return None
+    unit, plain = question.article, question.article
+    if question.ayat:
+        unit += f" ayat ({question.ayat})"
+        plain += f" ayat {question.ayat}"
+    if question.letter:
+        kind = "angka" if question.letter.isdigit() else "huruf"
+        unit += f" {kind} {question.letter}"
+        plain += f" {kind} {question.letter}"
+    form = REFERENCE_FORMS[index % len(REFERENCE_FORMS)]
+    return form.format(unit=unit, unit_plain=plain, nomor=match["nomor"], tahun=match["tahun"])
+
+
+def evaluate_references(
+    questions: Sequence[Question], run: Callable[[str], list[Retrieved]]
+) -> None:
+    """Reference queries built from every gold unit: is that exact unit the first result?"""
+    exact = 0
+    total = 0
+    latencies: list[float] = []
+    for index, question in enumerate(questions):
+        text = reference_query(question, index)
+        if text is None:
+            continue
+        started = time.perf_counter()
+        results = run(text)
+        latencies.append((time.perf_counter() - started) * 1000)
+        total += 1
+        top = results[0] if results else None
+        ok = top is not None and top.unit is not None and top.file_name == question.document
+        if ok and top is not None and top.unit is not None:
+            key = "angka" if question.letter.isdigit() else "huruf"
+            other = "huruf" if key == "angka" else "angka"
+            ok = (
+                top.unit.get("pasal") == question.article
+                and (top.unit.get("ayat") or "") == question.ayat
+                and (top.unit.get(key) or "") == question.letter
+                and not top.unit.get(other)
+            )
+        exact += ok
+    ordered = sorted(latencies) or [0.0]
+    p95 = ordered[round(0.95 * (len(ordered) - 1))]
+    share = exact / total if total else 0.0
+    print(
+        f"\nreference queries → exact unit first: {exact}/{total} = {share:.3f} (p95 {p95:.1f} ms)"
+    )
+
+
 def print_embed_share() -> None:
     if EMBEDDER is None or not EMBEDDER.timings_ms:
         return
@@ -328,6 +388,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--title-weight", type=float)
     parser.add_argument("--candidates", type=int)
     parser.add_argument("--unit-weight", type=float)
+    parser.add_argument("--unit-dense-weight", type=float)
+    parser.add_argument("--rescore-weight", type=float)
     parser.add_argument(
         "--only",
         choices=["hybrid", "lexical", "dense", "bm25", "bm25-unit"],
@@ -355,6 +417,8 @@ def tuning_from(args: argparse.Namespace) -> object:
         "title_weight": args.title_weight,
         "candidates": args.candidates,
         "unit_weight": args.unit_weight,
+        "unit_dense_weight": args.unit_dense_weight,
+        "rescore_weight": args.rescore_weight,
     }
     return replace(tuning, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -382,6 +446,8 @@ def main() -> int:
             else:
                 run = hybrid_runner(method, files, tuning)
             results.append(evaluate(method, questions, run))
+        if "hybrid" in methods:
+            evaluate_references(questions, hybrid_runner("hybrid", files, tuning))
         EMBEDDER.save()
         print_table(results)
         print_embed_share()

@@ -243,6 +243,10 @@ class LegalUnit(models.Model):
     explains = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="explained_by"
     )
+    # Sub-units (depth > 0) are embedded like chunks: the heading path, the parents'
+    # lead-in and the unit text (ingestion.legal.units.unit_passage).
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    embedding_model = models.CharField(max_length=100, blank=True, default="")
     search_vector = models.GeneratedField(
         expression=SearchVector("context", "text", config="indonesian"),
         output_field=SearchVectorField(),
@@ -253,6 +257,13 @@ class LegalUnit(models.Model):
         ordering = ["chunk", "start", "-end"]
         indexes = [
             GinIndex(fields=["search_vector"], name="legal_unit_search_gin"),
+            HnswIndex(
+                name="legal_unit_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
             models.Index(fields=["document", "pasal"], name="legal_unit_document_pasal"),
             models.Index(fields=["chunk"], name="legal_unit_chunk"),
         ]

@@ -32,6 +32,7 @@ class Reply:
     json: Any = None
     body: bytes | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0  # answer this late (a slow or stuck upstream)
 
     def payload(self) -> bytes:
         if self.body is not None:
@@ -211,6 +212,8 @@ def _handler_for(gateway: FakeGateway) -> type[BaseHTTPRequestHandler]:
             headers = {k.lower(): v for k, v in self.headers.items()}
             recorded = RecordedRequest(self.command, self.path, headers, body, time.monotonic())
             reply = gateway.handle(recorded)
+            if reply.delay_s:
+                time.sleep(reply.delay_s)
             payload = reply.payload()
             self.send_response(reply.status)
             self.send_header("Content-Type", "application/json")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,10 +28,12 @@ from ingestion.legal.citation import RegulationRef, canonical_jenis
 from ingestion.legal.references import QueryReference, RegulationName, UnitRef
 from ingestion.search.lexical import BM25_B, BM25_K1, CANDIDATE_CAP, match_query, term_stats
 from ingestion.search.query import SearchQuery
-from ingestion.search.sql import document_filter
+from ingestion.search.sql import document_filter, vector_literal
 
-# A finer unit wins over its parent when it scores at least this share of the parent:
-# measured on the GALQA dev split (docs/decisions.md, "Unit-level search").
+# A finer unit is cited instead of its parent when its cosine similarity is at most this far
+# below the parent's (lexical-only: when its BM25 keeps this share of the parent's).
+# Measured on the GALQA dev split (docs/decisions.md, "Unit-level search").
+FINER_UNIT_MARGIN = 0.02
 FINER_UNIT_SHARE = 0.6
 _AVG_MAX_AGE_SECONDS = 300.0
 
@@ -53,6 +55,7 @@ class UnitRow:
     end: int
     page: int
     score: float = 0.0
+    similarity: float | None = None  # cosine similarity to the query, embedded units only
 
     def as_json(self) -> dict[str, str | None]:
         return {
@@ -125,10 +128,23 @@ _CHUNK_UNITS_SQL = (
     WITH cand AS (SELECT u.* FROM ingestion_legalunit u WHERE u.chunk_id = ANY(%(ids)s))
     SELECT """
     + _COLUMNS.replace("u.", "cand.")
-    + ", cand.page, scored.score FROM cand"
+    + ", cand.page, scored.score, "
+    + "CASE WHEN cand.embedding_model = %(model)s "
+    + "THEN 1 - (cand.embedding <=> %(vec)s::vector) END FROM cand"
     + _SCORE
     + " ORDER BY cand.chunk_id, cand.start, cand.end DESC"
 )
+_DENSE_SQL = """
+    SELECT id, chunk_id, document_id FROM (
+        SELECT u.id, u.chunk_id, u.document_id, u.embedding <=> %(vec)s::vector AS distance
+        FROM ingestion_legalunit u
+        JOIN ingestion_chunk c ON c.id = u.chunk_id
+        JOIN documents d ON d.id = u.document_id
+        WHERE c.indexed AND u.embedding_model = %(model)s AND {where}
+        ORDER BY u.embedding <=> %(vec)s::vector
+        LIMIT %(n)s
+    ) nearest ORDER BY distance, id
+"""
 
 
 def _bm25_params(lexemes: list[str]) -> dict[str, Any]:
@@ -162,6 +178,7 @@ def _rows(sql: str, params: dict[str, Any]) -> list[UnitRow]:
                 end=r[12],
                 page=r[13],
                 score=float(r[14] or 0.0),
+                similarity=float(r[15]) if len(r) > 15 and r[15] is not None else None,
             )
             for r in cursor.fetchall()
         ]
@@ -177,11 +194,34 @@ def unit_candidates(lexemes: list[str], query: SearchQuery, *, limit: int) -> li
     return _rows(_CANDIDATES_SQL.format(where=where), params)
 
 
-def chunk_units(chunk_ids: Sequence[int], lexemes: list[str]) -> dict[int, list[UnitRow]]:
-    """Every unit of these chunks with its BM25 score for the query (0 without lexemes)."""
+def dense_unit_chunks(
+    vector: Sequence[float], model_id: str, query: SearchQuery, *, limit: int, ef_search: int
+) -> list[tuple[int, str]]:
+    """``(chunk_id, document_id)`` of the units nearest the query, best first, one per unit."""
+    where, params = document_filter(query)
+    params |= {"vec": vector_literal(vector), "model": model_id, "n": limit}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef_search)])
+        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        cursor.execute(_DENSE_SQL.format(where=where), params)
+        return [(row[1], str(row[2])) for row in cursor.fetchall()]
+
+
+def chunk_units(
+    chunk_ids: Sequence[int],
+    lexemes: list[str],
+    embedded: tuple[Sequence[float], str] | None = None,
+) -> dict[int, list[UnitRow]]:
+    """Every unit of these chunks with its BM25 score for the query (0 without lexemes) and,
+    when the query was embedded, its cosine similarity."""
     if not chunk_ids:
         return {}
-    params = _bm25_params(lexemes) | {"ids": list(chunk_ids)}
+    vector, model = embedded if embedded is not None else ([0.0], "")
+    params = _bm25_params(lexemes) | {
+        "ids": list(chunk_ids),
+        "vec": vector_literal(vector) if embedded else "[0]",
+        "model": model if embedded else "-",  # no model is named "-": no similarity
+    }
     grouped: dict[int, list[UnitRow]] = {}
     for row in _rows(_CHUNK_UNITS_SQL, params):
         grouped.setdefault(row.chunk_id, []).append(row)
@@ -189,21 +229,39 @@ def chunk_units(chunk_ids: Sequence[int], lexemes: list[str]) -> dict[int, list[
 
 
 def pick_unit(units: Sequence[UnitRow]) -> UnitRow | None:
-    """The unit a hit cites: the best sub-unit, descending while a child keeps up.
+    """The unit a hit cites: the embedded unit nearest the query, descending into a child
+    while it stays within ``FINER_UNIT_MARGIN`` of its parent's similarity.
 
-    Without any lexical match the Pasal itself (depth 0) is cited.
+    Without vectors (lexical-only search) the same walk runs on BM25 scores, a child
+    keeping ``FINER_UNIT_SHARE`` of its parent's; with no match at all the Pasal is cited.
     """
     if not units:
         return None
-    top = min(units, key=lambda u: u.depth)
+    embedded = [u for u in units if u.similarity is not None]
+    if embedded:
+        best = max(embedded, key=lambda u: (_similarity(u), -u.depth))
+        return _descend(best, embedded, _similarity, lambda v: v - FINER_UNIT_MARGIN)
     best = max(units, key=lambda u: (u.score, -u.depth))
     if best.score <= 0:
-        return top
-    current = best
+        return min(units, key=lambda u: u.depth)
+    return _descend(best, units, lambda u: u.score, lambda v: v * FINER_UNIT_SHARE)
+
+
+def _similarity(unit: UnitRow) -> float:
+    return unit.similarity if unit.similarity is not None else 0.0
+
+
+def _descend(
+    current: UnitRow,
+    units: Sequence[UnitRow],
+    value: Callable[[UnitRow], float],
+    keeps_up: Callable[[float], float],
+) -> UnitRow:
+    """Down to the best child while it reaches ``keeps_up(value of its parent)``."""
     while True:
         children = [u for u in units if current.contains(u) and u.depth == current.depth + 1]
-        child = max(children, key=lambda u: u.score, default=None)
-        if child is None or child.score < FINER_UNIT_SHARE * current.score:
+        child = max(children, key=value, default=None)
+        if child is None or value(child) < keeps_up(value(current)):
             return current
         current = child
 
@@ -283,3 +341,31 @@ def first_chunks(document_ids: Sequence[str]) -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(sql, {"docs": list(document_ids)})
         return {str(row[0]): row[1] for row in cursor.fetchall()}
+
+
+_SIMILARITY_SQL = """
+    SELECT c.id,
+           greatest(
+               CASE WHEN c.embedding_model = %(model)s
+                    THEN 1 - (c.embedding <=> %(vec)s::vector) END,
+               (SELECT max(1 - (u.embedding <=> %(vec)s::vector)) FROM ingestion_legalunit u
+                WHERE u.chunk_id = c.id AND u.embedding_model = %(model)s)
+           )
+    FROM ingestion_chunk c WHERE c.id = ANY(%(ids)s)
+"""
+
+
+def best_similarity(
+    chunk_ids: Sequence[int], vector: Sequence[float], model_id: str
+) -> dict[int, float]:
+    """Each chunk's cosine similarity to the query: its own or its best embedded unit's."""
+    if not chunk_ids:
+        return {}
+    params: dict[str, Any] = {
+        "ids": list(chunk_ids),
+        "vec": vector_literal(vector),
+        "model": model_id,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_SIMILARITY_SQL, params)
+        return {row[0]: float(row[1]) for row in cursor.fetchall() if row[1] is not None}

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ingestion.legal.units import UnitSpan, unit_context
+from ingestion.legal.units import UnitSpan, is_embedded, unit_context, unit_passage
 from ingestion.models import Chunk, Document, LegalUnit
+from ingestion.pipeline.base import ChunkDraft
 
 
 def unit_rows(
@@ -38,14 +39,31 @@ def unit_rows(
 
 
 def write_units(
-    document: Document, chunks: Sequence[Chunk], spans: Sequence[Sequence[UnitSpan]]
+    document: Document,
+    chunks: Sequence[Chunk],
+    spans: Sequence[Sequence[UnitSpan]],
+    vectors: Sequence[list[float]] = (),
+    model_id: str = "",
 ) -> int:
-    """Create the units of freshly created chunks and link PENJELASAN units; returns count."""
-    rows = [
-        row
-        for chunk, chunk_spans in zip(chunks, spans, strict=True)
-        for row in unit_rows(document, chunk, chunk.heading_path, chunk_spans)
-    ]
+    """Create the units of freshly created chunks and link PENJELASAN units; returns count.
+
+    ``vectors`` are those of the embedded units (:func:`is_embedded`), in document order.
+    """
+    rows: list[LegalUnit] = []
+    embedded: list[LegalUnit] = []
+    for chunk, chunk_spans in zip(chunks, spans, strict=True):
+        for span, row in zip(
+            chunk_spans, unit_rows(document, chunk, chunk.heading_path, chunk_spans), strict=True
+        ):
+            rows.append(row)
+            if is_embedded(span):
+                embedded.append(row)
+    if vectors:
+        if len(vectors) != len(embedded):
+            raise ValueError(f"{len(embedded)} embedded units but {len(vectors)} vectors")
+        for row, vector in zip(embedded, vectors, strict=True):
+            row.embedding = list(vector)
+            row.embedding_model = model_id
     if not rows:
         return 0
     LegalUnit.objects.bulk_create(rows, batch_size=1000)
@@ -71,3 +89,13 @@ def link_penjelasan(units: Sequence[LegalUnit]) -> None:
             linked.append(unit)
     if linked:
         LegalUnit.objects.bulk_update(linked, ["explains"], batch_size=1000)
+
+
+def unit_passages(drafts: Sequence[ChunkDraft]) -> list[str]:
+    """The texts of the embedded units of these chunks, in the order write_units expects."""
+    return [
+        unit_passage(draft.heading_path_text, draft.text, draft.units, span)
+        for draft in drafts
+        for span in draft.units
+        if is_embedded(span)
+    ]

@@ -181,3 +181,23 @@ def unit_context(text: str, spans: Sequence[UnitSpan], unit: UnitSpan) -> str:
         end = min(children) if children else parent.end
         leads.append(text[parent.start : end].strip())
     return "\n".join(lead for lead in leads if lead)
+
+
+def is_embedded(span: UnitSpan) -> bool:
+    """Sub-units get their own vector; a Pasal is already embedded as its chunk."""
+    return bool(span.order)
+
+
+def unit_passage(heading: str, chunk_text: str, spans: Sequence[UnitSpan], span: UnitSpan) -> str:
+    """What a unit is embedded and indexed as: heading path, parents' lead-in, its text."""
+    parts = (heading, unit_context(chunk_text, spans, span), chunk_text[span.start : span.end])
+    return "\n".join(part for part in parts if part)
+
+
+def unit_anchor(pasal: str, ayat: str | None = None, penjelasan: bool = False) -> str:
+    """The id of a unit on the document page: ``unit-pasal-21-ayat-4`` (the outline goes
+    down to ayat, so a huruf or angka links to its ayat, or to its Pasal)."""
+    anchor = f"unit-pasal-{pasal.lower()}"
+    if ayat:
+        anchor += f"-ayat-{ayat.lower()}"
+    return f"{anchor}-penjelasan" if penjelasan else anchor

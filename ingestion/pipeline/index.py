@@ -79,6 +79,7 @@ def write_document(
     threshold: float,
     page_count: int | None,
     fields: dict[str, Any] | None = None,
+    unit_vectors: Sequence[list[float]] = (),
 ) -> IndexSummary:
     """Replace the document's chunks and set its final state atomically."""
     if len(drafts) != len(vectors):
@@ -105,7 +106,7 @@ def write_document(
             ],
             batch_size=500,
         )
-        units = write_units(doc, chunks, [d.units for d in drafts])
+        units = write_units(doc, chunks, [d.units for d in drafts], unit_vectors, model_id)
     log.info(
         "index: %s → %s, %s chunks (%s searchable), %s legal units in %.3fs",
         doc.pk,

@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from aceh_rag.platform.context import call_context
 from aceh_rag.platform.metrics import STAGE_DURATION
 from ingestion.errors import INTERNAL_ERROR, PermanentError, StageError
+from ingestion.legal.store import unit_passages
 from ingestion.models import Document, DocumentStatus
 from ingestion.pipeline import identity
 from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument
@@ -266,10 +267,14 @@ def _process(
     pending.append((Milestone.CHUNKED, {"chunkCount": len(drafts)}, datetime.now(UTC)))
     embedder = get_embedder()
     texts = [passage_text(d.heading_path_text, d.text) for d in drafts]
-    vectors = _timed(
+    units = unit_passages(drafts)
+    every = _timed(
         "embed",
-        lambda: with_retries(lambda: embed_passages_cached(texts, embedder), policy, what="embed"),
+        lambda: with_retries(
+            lambda: embed_passages_cached(texts + units, embedder), policy, what="embed"
+        ),
     )
+    vectors, unit_vectors = every[: len(texts)], every[len(texts) :]
     threshold = float(settings.OCR_REVIEW_THRESHOLD)
     embedded = {"chunkCount": summarize(drafts, threshold).indexed_count}
     pending.append((Milestone.EMBEDDED, embedded, datetime.now(UTC)))
@@ -287,6 +292,7 @@ def _process(
                 threshold=threshold,
                 page_count=parsed.page_count,
                 fields=fields,
+                unit_vectors=unit_vectors,
             ),
         )
         _timed("relations", lambda: _refresh_relations(document))

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from ingestion.legal import units as legal_units
 from ingestion.legal.relations import match_key
 from ingestion.legal.xrefs import (
     Address,
@@ -186,8 +187,6 @@ def _pasal_chunks(pairs: set[UnitKey]) -> dict[UnitKey, int]:
 
 
 def unit_anchor(unit: dict[str, str | None]) -> str:
-    """The document page's anchor of a unit: ``unit-pasal-7-ayat-2``."""
-    anchor = f"unit-pasal-{(unit.get('pasal') or '').lower()}"
-    if unit.get("ayat"):
-        anchor += f"-ayat-{(unit['ayat'] or '').lower()}"
-    return anchor
+    """The document page's anchor of a unit given as ``{"pasal", "ayat", …}`` (the outline
+    goes down to ayat: a huruf links to its ayat)."""
+    return legal_units.unit_anchor(unit.get("pasal") or "", unit.get("ayat"))

@@ -36,7 +36,9 @@ from django.db import transaction
 from ingestion.legal.references import QueryReference, parse_query_reference
 from ingestion.legal.search import (
     UnitRow,
+    best_similarity,
     chunk_units,
+    dense_unit_chunks,
     first_chunks,
     named_documents,
     named_units,
@@ -57,6 +59,7 @@ from ingestion.search.query import (
     SearchQuery,
     SearchResponse,
 )
+from ingestion.search.rerank import rerank, rerank_enabled
 from ingestion.search.sql import Candidate
 from ingestion.search.terms import lexical_text
 
@@ -98,6 +101,9 @@ class SearchTuning:
     title_min_coverage: float = 0.6
     title_candidates: int = 10
     unit_weight: float = 0.0
+    unit_dense_weight: float = 0.0
+    rescore_weight: float = 0.15
+    rescore_candidates: int = 20
 
     @classmethod
     def from_settings(cls) -> SearchTuning:
@@ -109,6 +115,9 @@ class SearchTuning:
             candidates=settings.SEARCH_CANDIDATES,
             title_min_coverage=settings.SEARCH_TITLE_MIN_COVERAGE,
             unit_weight=settings.SEARCH_UNIT_WEIGHT,
+            unit_dense_weight=settings.SEARCH_UNIT_DENSE_WEIGHT,
+            rescore_weight=settings.SEARCH_UNIT_RESCORE_WEIGHT,
+            rescore_candidates=settings.SEARCH_UNIT_RESCORE_CANDIDATES,
         )
 
 
@@ -127,20 +136,31 @@ def search(
     lexemes = query_lexemes(lex) if lex else []
     degraded: Degraded | None = None
     lists: dict[str, list[Candidate]] = {}
+    embedded: tuple[list[float], str] | None = None
     if q.mode != SearchMode.LEXICAL:
         embedded = _embed_query(q.text, embedder)
         if embedded is None:
             degraded = Degraded.LEXICAL_ONLY
         else:
             lists["dense"] = _dense(embedded, q, pool)
+            if tuning.unit_dense_weight > 0:
+                lists["unit_dense"] = _unit_dense(embedded, q, pool)
     if q.mode != SearchMode.DENSE or degraded:
         lists |= _lexical(lex, q, pool, tuning)
         if tuning.unit_weight > 0:
             lists["unit"] = _unit_list(lexemes, q, pool)
-    fused, forced = _apply_reference(parse_query_reference(q.text), q, fuse(lists, tuning), lists)
+    fused = fuse(lists, tuning)
+    if embedded is not None and tuning.rescore_weight > 0:
+        fused = rescore(fused, embedded, tuning)
+    fused, forced = _apply_reference(parse_query_reference(q.text), q, fused, lists)
+    if rerank_enabled():
+        reranked = rerank(q.text, fused, _passages(fused), pinned=forced)
+        fused = reranked.order
+        if reranked.degraded and degraded is None:
+            degraded = Degraded.NO_RERANK
     if q.include_repealed and q.in_force_first:
         fused = repealed_last(fused, lists, keep=set(forced))
-    hits = annotate(_hits(fused[: q.limit], lexemes, forced))
+    hits = annotate(_hits(fused[: q.limit], lexemes, forced, embedded))
     took_ms = (time.perf_counter() - started) * 1000
     log.info(
         "search q_len=%s mode=%s hits=%s degraded=%s took_ms=%.1f",
@@ -169,6 +189,15 @@ def _dense(embedded: tuple[list[float], str], q: SearchQuery, pool: int) -> list
         return search_sql.dense_candidates(
             vector, model_id, q, limit=pool, ef_search=max(2 * pool, 64)
         )
+
+
+def _unit_dense(embedded: tuple[list[float], str], q: SearchQuery, pool: int) -> list[Candidate]:
+    """Chunks ranked by their nearest embedded unit (several units of a chunk count once)."""
+    vector, model_id = embedded
+    with transaction.atomic():
+        nearest = dense_unit_chunks(vector, model_id, q, limit=pool * 3, ef_search=6 * pool)
+    ranked = dict.fromkeys(nearest)
+    return [Candidate(chunk_id, document_id) for chunk_id, document_id in ranked][:pool]
 
 
 def _lexical(
@@ -206,10 +235,11 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
         "lexical": tuning.lexical_weight,
         "title": tuning.title_weight,
         "unit": tuning.unit_weight,
+        "unit_dense": tuning.unit_dense_weight,
     }
     scores: dict[int, float] = defaultdict(float)
     documents: dict[int, str] = {}
-    for name in ("dense", "lexical", "unit"):
+    for name in ("dense", "lexical", "unit", "unit_dense"):
         for rank, cand in enumerate(lists.get(name, []), start=1):
             scores[cand.chunk_id] += weights[name] / (tuning.rrf_k + rank)
             documents[cand.chunk_id] = cand.document_id
@@ -223,6 +253,36 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
     for chunk_id, document_id in documents.items():
         scores[chunk_id] += title_share.get(document_id, 0.0)
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def rescore(
+    fused: list[tuple[int, float]], embedded: tuple[list[float], str], tuning: SearchTuning
+) -> list[tuple[int, float]]:
+    """The leading candidates re-scored by their best semantic match, chunk or legal unit.
+
+    ``score + rescore_weight × max(cosine(chunk), cosine(best embedded unit))`` for the first
+    ``rescore_candidates``; a question about one huruf is close to that huruf even when the
+    whole Pasal is not. The rest keep their fused order below them.
+    """
+    head = fused[: tuning.rescore_candidates]
+    vector, model_id = embedded
+    similarity = best_similarity([chunk_id for chunk_id, _ in head], vector, model_id)
+    if not similarity:
+        return fused
+    floor = min(similarity.values())
+    scored = [
+        (chunk_id, score + tuning.rescore_weight * similarity.get(chunk_id, floor))
+        for chunk_id, score in head
+    ]
+    scored.sort(key=lambda item: (-item[1], item[0]))
+    return scored + list(fused[tuning.rescore_candidates :])
+
+
+def _passages(fused: Sequence[tuple[int, float]]) -> dict[int, str]:
+    """The reranker's passages: heading path and text of the leading candidates."""
+    wanted = [chunk_id for chunk_id, _ in fused[: settings.SEARCH_RERANK_CANDIDATES * 2]]
+    rows = search_sql.hydrate(wanted)
+    return {cid: f"{row['heading_path']}\n{row['text']}".strip() for cid, row in rows.items()}
 
 
 def repealed_last(
@@ -296,11 +356,14 @@ def _apply_reference(
 
 
 def _hits(
-    fused: Sequence[tuple[int, float]], lexemes: list[str], forced: dict[int, UnitRow]
+    fused: Sequence[tuple[int, float]],
+    lexemes: list[str],
+    forced: dict[int, UnitRow],
+    embedded: tuple[list[float], str] | None,
 ) -> list[SearchHit]:
     ids = [chunk_id for chunk_id, _score in fused]
     rows = search_sql.hydrate(ids)
-    units = chunk_units(ids, lexemes)
+    units = chunk_units(ids, lexemes, embedded)
     return [
         _with_unit(
             _hit(rows[chunk_id], score),

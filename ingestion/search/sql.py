@@ -94,7 +94,7 @@ def dense_candidates(
 ) -> list[Candidate]:
     """Nearest chunks by cosine distance over the HNSW index, same embedding model only."""
     where, params = document_filter(query)
-    params |= {"vec": _vector_literal(vector), "model": model_id, "n": limit}
+    params |= {"vec": vector_literal(vector), "model": model_id, "n": limit}
     # Filters are applied after the index scan; the iterative scan keeps walking the graph
     # until enough rows pass them, and the outer ORDER BY restores exact order.
     sql = f"""
@@ -180,5 +180,5 @@ def repealed_documents(document_ids: Sequence[str]) -> set[str]:
         return {str(row[0]) for row in cursor.fetchall()}
 
 
-def _vector_literal(vector: Sequence[float]) -> str:
+def vector_literal(vector: Sequence[float]) -> str:
     return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"

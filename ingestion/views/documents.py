@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from ingestion.forms import DocumentFilterForm
 from ingestion.jobs import enqueue_reprocess
+from ingestion.legal.outline import regulation_outline
 from ingestion.links import safe_url
 from ingestion.models import (
     Chunk,
@@ -231,6 +232,7 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
         "actions": list(actions),
         "can_archive": document.status in ARCHIVABLE,
         "can_reprocess": document.status in REPROCESSABLE,
+        "outline": regulation_outline(document.pk),
         "regulation": regulation_status(document),
         **page_context(request, document),
     }

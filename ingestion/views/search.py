@@ -12,13 +12,14 @@ from ingestion.errors import StageError
 from ingestion.forms import SearchForm
 from ingestion.links import safe_url
 from ingestion.relations.references import unit_anchor
-from ingestion.search.query import SearchQuery
+from ingestion.search.query import SearchHit, SearchQuery
 from ingestion.search.service import search
 from ingestion.views.common import is_htmx, page
 
 log = logging.getLogger(__name__)
 
 RESULT_LIMIT = 20
+CONTEXT_CHARS = 240  # chunk text shown on each side of the highlighted unit
 
 
 def _run(data: dict[str, Any]) -> dict[str, Any]:
@@ -33,10 +34,33 @@ def _run(data: dict[str, Any]) -> dict[str, Any]:
     )
     response = search(query)
     hits = [
-        {"hit": hit, "url": safe_url(hit.source_url), "references": _linked(hit.references)}
+        {
+            "hit": hit,
+            "url": safe_url(hit.source_url),
+            "references": _linked(hit.references),
+            **_unit_view(hit),
+        }
         for hit in response.results
     ]
     return {"hits": hits, "degraded": response.degraded, "took_ms": response.took_ms}
+
+
+def _unit_view(hit: SearchHit) -> dict[str, Any]:
+    """The chunk text around its cited unit (highlighted in the page) and the unit's anchor."""
+    if hit.unit_span is None or hit.unit is None:
+        return {"before": None, "unit_text": None, "after": None, "anchor": None}
+    start, end = hit.unit_span
+    before, after = hit.text[:start], hit.text[end:]
+    if len(before) > CONTEXT_CHARS:
+        before = "…" + before[-CONTEXT_CHARS:].lstrip()
+    if len(after) > CONTEXT_CHARS:
+        after = after[:CONTEXT_CHARS].rstrip() + "…"
+    return {
+        "before": before,
+        "unit_text": hit.text[start:end],
+        "after": after,
+        "anchor": unit_anchor(hit.unit),
+    }
 
 
 def _linked(references: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from tests.api.helpers import bearer, issue_token
-from tests.legal.conftest import IndexRegulation
+from tests.legal.helpers import IndexRegulation
 
 pytestmark = pytest.mark.django_db
 

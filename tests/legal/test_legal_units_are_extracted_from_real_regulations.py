@@ -8,7 +8,7 @@ import pytest
 
 from ingestion.legal.units import UnitKind
 from ingestion.models import LegalUnit
-from tests.legal.conftest import IndexRegulation
+from tests.legal.helpers import IndexRegulation
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ingestion.models import LegalUnit
-from tests.legal.conftest import IndexRegulation
+from tests.legal.helpers import IndexRegulation
 
 pytestmark = pytest.mark.django_db
 

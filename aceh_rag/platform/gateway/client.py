@@ -56,6 +56,7 @@ class _Attempt:
     wait: WaitBudget
     deadline: float | None
     on_backpressure: Callable[[GatewayBackpressure, float], None] | None
+    max_retries: int = 3
     failures: int = 0
     waits: int = 0
     last_error: str = ""
@@ -104,9 +105,11 @@ class GatewayClient:
         wait: WaitBudget | None = None,
         accept: Collection[int] = (),
         on_backpressure: Callable[[GatewayBackpressure, float], None] | None = None,
+        max_retries: int | None = None,
     ) -> httpx.Response:
         """One logical request. Returns a 2xx response (or one whose status is in
-        ``accept``); raises GatewayVerdict / GatewayBackpressure / GatewayUnavailable."""
+        ``accept``); raises GatewayVerdict / GatewayBackpressure / GatewayUnavailable.
+        ``max_retries`` overrides the configured retries for faults (0: fail at once)."""
         headers = self._headers(ctx, idem_key)
         timeout = self.config.interactive_timeout_s if ctx.interactive else self.config.timeout_s
         attempt = _Attempt(
@@ -115,6 +118,7 @@ class GatewayClient:
             wait=wait or WaitBudget(self.config.queue_wait_ms),
             deadline=time.monotonic() + timeout if ctx.interactive else None,
             on_backpressure=on_backpressure,
+            max_retries=self.config.max_retries if max_retries is None else max_retries,
         )
         while True:
             response = self._exchange(method, path, body, headers, attempt, timeout)
@@ -222,7 +226,7 @@ class GatewayClient:
         past_deadline = (
             attempt.deadline is not None and time.monotonic() + delay >= attempt.deadline
         )
-        if attempt.failures > self.config.max_retries or past_deadline:
+        if attempt.failures > attempt.max_retries or past_deadline:
             what = f"HTTP {status}" if status else (attempt.last_error or "network error")
             raise GatewayUnavailable(
                 f"Gateway model tidak dapat dihubungi ({what}); akan dicoba lagi nanti.",
@@ -232,7 +236,7 @@ class GatewayClient:
         log.info(
             "gateway %s: %s, retry %d/%d in %.1f s",
             attempt.operation, status or "network error", attempt.failures,
-            self.config.max_retries, delay,
+            attempt.max_retries, delay,
         )  # fmt: skip
         time.sleep(delay)
 
@@ -250,6 +254,35 @@ class GatewayClient:
             headers["X-Client-Timeout-Ms"] = str(int(timeout * 1000))
             headers["X-Hold-Budget-Ms"] = str(int(hold_budget_s(timeout) * 1000))
         return headers
+
+    def rerank(
+        self, query: str, documents: list[str], *, top_n: int, ctx: CallContext | None = None
+    ) -> list[tuple[int, float]]:
+        """``[(index into documents, relevance score)]``, best first (docs/gateway.md).
+
+        Search calls it interactively and never waits on it: a fault is not retried, it
+        raises at once and the caller keeps its own order.
+        """
+        ctx = ctx or current_context()
+        model = self.config.rerank_model
+        payload = {"query": query, "documents": documents, "top_n": top_n}
+        key = idempotency_key("rerank", model, self.config.config_version, payload)
+        started = time.monotonic()
+        response = self.send(
+            "POST",
+            "/rerank",
+            ctx=ctx,
+            operation="rerank",
+            body={"model": model, **payload},
+            idem_key=key,
+            max_retries=0,
+        )
+        ranked = parse_rerank(response, len(documents))
+        log.info(
+            "gateway rerank: %d documents in %.0f ms (trace %s)",
+            len(documents), (time.monotonic() - started) * 1000, ctx.trace_id,
+        )  # fmt: skip
+        return ranked
 
     def _embed_batch(self, texts: list[str], ctx: CallContext) -> list[list[float]]:
         model = self.config.embed_model
@@ -286,6 +319,21 @@ def parse_embeddings(response: httpx.Response, expected: int) -> list[list[float
             code="GATEWAY_PROTOCOL",
         )
     return vectors
+
+
+def parse_rerank(response: httpx.Response, count: int) -> list[tuple[int, float]]:
+    try:
+        results = response.json()["results"]
+        ranked = [(int(item["index"]), float(item["relevance_score"])) for item in results]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise GatewayProtocolError(
+            "Jawaban gateway rerank tidak sesuai format.", code="GATEWAY_PROTOCOL"
+        ) from exc
+    if any(not 0 <= index < count for index, _ in ranked):
+        raise GatewayProtocolError(
+            "Gateway rerank menunjuk dokumen yang tidak dikirim.", code="GATEWAY_PROTOCOL"
+        )
+    return sorted(ranked, key=lambda item: -item[1])
 
 
 def retry_after_seconds(response: httpx.Response) -> float | None:

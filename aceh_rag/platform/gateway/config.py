@@ -24,6 +24,7 @@ class GatewayConfig:
     backoff_max_s: float = 30.0
     poll_interval_s: float = 2.0
     embed_batch_size: int = 64
+    rerank_model: str = ""  # empty: reranking is dormant
     engine: str = ENGINE
 
     @classmethod
@@ -44,6 +45,7 @@ class GatewayConfig:
             backoff_base_s=settings.GATEWAY_BACKOFF_BASE_SECONDS,
             poll_interval_s=settings.GATEWAY_POLL_INTERVAL_SECONDS,
             embed_batch_size=settings.GATEWAY_EMBED_BATCH_SIZE,
+            rerank_model=settings.GATEWAY_RERANK_MODEL or "",
             engine=settings.ENGINE_NAME,
         )
 
