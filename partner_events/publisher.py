@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -150,6 +151,12 @@ class KafkaPublisher:
     After a failed delivery the publisher rests for ``cooldown_s`` (``ready()`` is False) so
     a broker outage does not add the full timeout to every stage of every document; the
     events stay in the outbox for :func:`partner_events.outbox.drain_pending`.
+
+    The worker shares one publisher between its threads: the database thread delivers
+    while the Kafka thread calls :meth:`poll`. A delivery report served by ``poll`` still
+    reaches its event's result, but ``flush`` in :meth:`deliver` then sleeps out its
+    10 ms poll slice before it sees the queue empty; so ``poll`` leaves the reports to a
+    ``deliver`` in progress (it serves itself) and only serves stragglers between them.
     """
 
     name = "kafka"
@@ -168,6 +175,7 @@ class KafkaPublisher:
         self._producer: Any = None
         self._resting_until = 0.0
         self._fatal = False
+        self._delivering = threading.Lock()
 
     @classmethod
     def from_settings(cls) -> KafkaPublisher:
@@ -192,6 +200,10 @@ class KafkaPublisher:
         return time.monotonic() >= self._resting_until
 
     def deliver(self, events: Sequence[OutgoingEvent]) -> list[DeliveryResult]:
+        with self._delivering:
+            return self._deliver(events)
+
+    def _deliver(self, events: Sequence[OutgoingEvent]) -> list[DeliveryResult]:
         started = time.monotonic()
         results: list[DeliveryResult | None] = [None] * len(events)
         producer = self.producer
@@ -241,8 +253,12 @@ class KafkaPublisher:
         return None
 
     def poll(self) -> None:
-        if self._producer is not None:
+        if self._producer is None or not self._delivering.acquire(blocking=False):
+            return  # a deliver() in progress serves its own delivery reports
+        try:
             self._producer.poll(0)
+        finally:
+            self._delivering.release()
 
     def close(self) -> None:
         if self._producer is not None:
