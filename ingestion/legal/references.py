@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ingestion.legal.citation import JENIS_RE, RegulationRef, canonical_jenis, find_regulations
+from ingestion.legal.units import unit_label
 
 _UNIT_RE = re.compile(
     r"\b(?:pasal|psl\.?)\s*(?P<pasal>\d{1,4}[a-z]?)\b"
@@ -48,14 +49,7 @@ class UnitRef:
 
     @property
     def label(self) -> str:
-        parts = [f"Pasal {self.pasal}"]
-        if self.ayat:
-            parts.append(f"ayat ({self.ayat})")
-        if self.huruf:
-            parts.append(f"huruf {self.huruf}")
-        if self.angka:
-            parts.append(f"angka {self.angka}")
-        return " ".join(parts)
+        return unit_label(self.pasal, self.ayat, self.huruf, self.angka)
 
     @property
     def depth(self) -> int:

@@ -33,6 +33,27 @@ class UnitKind(StrEnum):
     ANGKA = "angka"
 
 
+def unit_label(
+    pasal: str | None,
+    ayat: str | None = None,
+    huruf: str | None = None,
+    angka: str | None = None,
+    order: Sequence[str] = ("ayat", "huruf", "angka"),
+) -> str:
+    """The one canonical form of a unit's label: ``Pasal 21 ayat (4) huruf g``.
+
+    ``order`` is the nesting below the Pasal (``Pasal 1 angka 3 huruf a``); a missing part
+    is left out, so a relative reference reads ``ayat (1)``.
+    """
+    parts = [f"Pasal {pasal}"] if pasal else []
+    values = {"ayat": ayat, "huruf": huruf, "angka": angka}
+    for level in order:
+        value = values[level]
+        if value:
+            parts.append(f"ayat ({value})" if level == "ayat" else f"{level} {value}")
+    return " ".join(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class UnitSpan:
     """One addressable unit inside one chunk's text (``text[start:end]``)."""
@@ -51,12 +72,7 @@ class UnitSpan:
     @property
     def label(self) -> str:
         """``Pasal 21 ayat (4) huruf g``; ``Penjelasan Pasal 5 ayat (2)``."""
-        parts = [f"Pasal {self.pasal}"]
-        values = {"ayat": self.ayat, "huruf": self.huruf, "angka": self.angka}
-        for level in self.order:
-            value = values[level]
-            parts.append(f"ayat ({value})" if level == "ayat" else f"{level} {value}")
-        label = " ".join(parts)
+        label = unit_label(self.pasal, self.ayat, self.huruf, self.angka, self.order)
         return f"Penjelasan {label}" if self.penjelasan else label
 
     @property

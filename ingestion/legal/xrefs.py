@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ingestion.legal.citation import RegulationRef, find_regulations
+from ingestion.legal.units import unit_label
 
 _INTRO_RE = re.compile(
     r"\b(?:sebagaimana\s+)?(?:dimaksud|diatur|tersebut|tercantum)\s+(?:dalam|pada|di\s*dalam)\s+",
@@ -47,16 +48,7 @@ class Address:
 
     @property
     def label(self) -> str:
-        parts = []
-        if self.pasal:
-            parts.append(f"Pasal {self.pasal}")
-        if self.ayat:
-            parts.append(f"ayat ({self.ayat})")
-        if self.huruf:
-            parts.append(f"huruf {self.huruf}")
-        if self.angka:
-            parts.append(f"angka {self.angka}")
-        return " ".join(parts)
+        return unit_label(self.pasal, self.ayat, self.huruf, self.angka)
 
     def as_json(self) -> dict[str, str | None]:
         return {"pasal": self.pasal, "ayat": self.ayat, "huruf": self.huruf, "angka": self.angka}
