@@ -62,6 +62,21 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float, 
     raise ServiceError(f"{name} tidak siap di port {port} dalam {timeout:.0f} detik")
 
 
+def _wait_for_redis_loaded(port: int, timeout: float) -> None:
+    """Wait for +PONG: after a restart Redis listens first and answers -LOADING while it
+    replays the AOF, so an open port alone is not ready (a CI run hit BusyLoadingError)."""
+    deadline = time.monotonic() + timeout
+    reply = b""
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            reply = sock.recv(64)
+            if reply.startswith(b"+PONG"):
+                return
+        time.sleep(0.02)
+    raise ServiceError(f"redis-server di port {port} belum siap: {reply!r}")
+
+
 def _wait_for_file(path: Path, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not path.exists():
@@ -130,6 +145,7 @@ class RedisServer:
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
         )
         _wait_for_port(self.port, self.process, timeout, "redis-server")
+        _wait_for_redis_loaded(self.port, timeout)
         # Redis writes its pid file just after it starts listening; reap_strays needs it.
         _wait_for_file(self.work_dir / "redis.pid", timeout)
         log.info("redis ready at %s in %.2fs", self.url, time.monotonic() - started)
