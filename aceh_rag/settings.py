@@ -320,6 +320,9 @@ SEARCH_UNIT_DENSE_WEIGHT = env_float("SEARCH_UNIT_DENSE_WEIGHT", 0.0, minimum=0.
 # its best embedded unit). 0 turns it off. See docs/decisions.md, "Unit-level search".
 SEARCH_UNIT_RESCORE_WEIGHT = env_float("SEARCH_UNIT_RESCORE_WEIGHT", 0.15, minimum=0.0)
 SEARCH_UNIT_RESCORE_CANDIDATES = env_int("SEARCH_UNIT_RESCORE_CANDIDATES", 20, minimum=1)
+# … + W × the candidate's share of the query's IDF mass (its term coverage, 0–1) in the same
+# re-scoring; 0 turns it off. See docs/decisions.md, "Term coverage and definition questions".
+SEARCH_COVERAGE_WEIGHT = env_float("SEARCH_COVERAGE_WEIGHT", 0.015, minimum=0.0)
 # Share of the query's content words a title (or its labels) must hold to count as a match.
 SEARCH_TITLE_MIN_COVERAGE = env_float("SEARCH_TITLE_MIN_COVERAGE", 0.6, minimum=0.0)
 

@@ -413,6 +413,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--unit-weight", type=float)
     parser.add_argument("--unit-dense-weight", type=float)
     parser.add_argument("--rescore-weight", type=float)
+    parser.add_argument("--coverage-weight", type=float)
     parser.add_argument(
         "--only",
         choices=["hybrid", "lexical", "dense", "bm25", "bm25-unit"],
@@ -442,6 +443,7 @@ def tuning_from(args: argparse.Namespace) -> object:
         "unit_weight": args.unit_weight,
         "unit_dense_weight": args.unit_dense_weight,
         "rescore_weight": args.rescore_weight,
+        "coverage_weight": args.coverage_weight,
     }
     return replace(tuning, **{k: v for k, v in overrides.items() if v is not None})
 

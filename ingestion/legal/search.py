@@ -158,30 +158,39 @@ def _bm25_params(lexemes: list[str]) -> dict[str, Any]:
     }
 
 
+def _unit(r: Sequence[Any], similarity: Any = None) -> UnitRow:
+    """A unit from the ``_COLUMNS``, page and score columns of a row."""
+    return UnitRow(
+        id=r[0],
+        chunk_id=r[1],
+        document_id=str(r[2]),
+        kind=r[3],
+        label=r[4],
+        pasal=r[5],
+        ayat=r[6],
+        huruf=r[7],
+        angka=r[8],
+        depth=r[9],
+        penjelasan=r[10],
+        start=r[11],
+        end=r[12],
+        page=r[13],
+        score=float(r[14] or 0.0),
+        similarity=float(similarity) if similarity is not None else None,
+    )
+
+
 def _rows(sql: str, params: dict[str, Any]) -> list[UnitRow]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return [
-            UnitRow(
-                id=r[0],
-                chunk_id=r[1],
-                document_id=str(r[2]),
-                kind=r[3],
-                label=r[4],
-                pasal=r[5],
-                ayat=r[6],
-                huruf=r[7],
-                angka=r[8],
-                depth=r[9],
-                penjelasan=r[10],
-                start=r[11],
-                end=r[12],
-                page=r[13],
-                score=float(r[14] or 0.0),
-                similarity=float(r[15]) if len(r) > 15 and r[15] is not None else None,
-            )
-            for r in cursor.fetchall()
-        ]
+        return [_unit(r, r[15] if len(r) > 15 else None) for r in cursor.fetchall()]
+
+
+def unit_rows(sql: str, params: dict[str, Any]) -> list[tuple[UnitRow, str]]:
+    """Units with the text column that follows their score (``_COLUMNS``, page, score, text)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [(_unit(r), str(r[15])) for r in cursor.fetchall()]
 
 
 def unit_candidates(lexemes: list[str], query: SearchQuery, *, limit: int) -> list[UnitRow]:

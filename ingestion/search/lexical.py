@@ -175,3 +175,29 @@ def _run(where: str, params: dict[str, Any]) -> list[Candidate]:
     with connection.cursor() as cursor:
         cursor.execute(_BM25_SQL.format(where=where), params)
         return [Candidate(row[0], str(row[1])) for row in cursor.fetchall()]
+
+
+_COVERAGE_SQL = """
+    SELECT c.id, coalesce((
+        SELECT sum((%(idfs)s::float8[])[array_position(%(terms)s::text[], u.lexeme)])
+        FROM unnest(c.search_vector) u WHERE u.lexeme = ANY(%(terms)s::text[])
+    ), 0)
+    FROM ingestion_chunk c WHERE c.id = ANY(%(ids)s)
+"""
+
+
+def term_coverage(chunk_ids: list[int], lexemes: list[str]) -> dict[int, float]:
+    """Each chunk's share of the query's IDF mass: the IDF-weighted fraction of the query's
+    lexemes it holds at all (0–1). Unlike BM25 it does not reward repeating one word, so a
+    Pasal holding every rare word of a question beats a neighbour repeating the common one."""
+    if not chunk_ids or not lexemes:
+        return {}
+    stats = term_stats()
+    idfs = [stats.idf(t) for t in lexemes]
+    total = sum(idfs)
+    if total <= 0:
+        return {}
+    params = {"ids": chunk_ids, "terms": lexemes, "idfs": idfs}
+    with connection.cursor() as cursor:
+        cursor.execute(_COVERAGE_SQL, params)
+        return {row[0]: float(row[1]) / total for row in cursor.fetchall()}

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.db import transaction
 
+from ingestion.legal.definitions import defining_units, definition_term
 from ingestion.legal.references import QueryReference, parse_query_reference
 from ingestion.legal.search import (
     UnitRow,
@@ -50,7 +51,7 @@ from ingestion.pipeline import embed
 from ingestion.relations.read import hit_notes
 from ingestion.relations.references import Passage, references_for
 from ingestion.search import sql as search_sql
-from ingestion.search.lexical import bm25_candidates, query_lexemes
+from ingestion.search.lexical import bm25_candidates, query_lexemes, term_coverage
 from ingestion.search.query import (
     Degraded,
     Editions,
@@ -79,6 +80,7 @@ log = logging.getLogger(__name__)
 MAX_LIMIT = 100
 NAMED_DOCUMENT_BONUS = 1.0
 REFERENCE_BONUS = 2.0  # the unit a query names ("Pasal 5 ayat (2) PP 35/2021") leads
+DEFINITION_BONUS = 1.0  # the units defining the term a definition question asks about
 _FULL_COVERAGE = 0.999
 _URL_KEYS = ("pdf_url", "detail_url", "url")
 
@@ -104,6 +106,7 @@ class SearchTuning:
     unit_dense_weight: float = 0.0
     rescore_weight: float = 0.15
     rescore_candidates: int = 20
+    coverage_weight: float = 0.015
 
     @classmethod
     def from_settings(cls) -> SearchTuning:
@@ -118,6 +121,7 @@ class SearchTuning:
             unit_dense_weight=settings.SEARCH_UNIT_DENSE_WEIGHT,
             rescore_weight=settings.SEARCH_UNIT_RESCORE_WEIGHT,
             rescore_candidates=settings.SEARCH_UNIT_RESCORE_CANDIDATES,
+            coverage_weight=settings.SEARCH_COVERAGE_WEIGHT,
         )
 
 
@@ -151,8 +155,10 @@ def search(
             lists["unit"] = _unit_list(lexemes, q, pool)
     fused = fuse(lists, tuning)
     if embedded is not None and tuning.rescore_weight > 0:
-        fused = rescore(fused, embedded, tuning)
+        fused = rescore(fused, embedded, tuning, lexemes)
+    fused, defined = _apply_definition(q, fused)
     fused, forced = _apply_reference(parse_query_reference(q.text), q, fused, lists)
+    forced = defined | forced
     if rerank_enabled():
         reranked = rerank(q.text, fused, _passages(fused), pinned=forced)
         fused = reranked.order
@@ -256,22 +262,35 @@ def fuse(lists: dict[str, list[Candidate]], tuning: SearchTuning) -> list[tuple[
 
 
 def rescore(
-    fused: list[tuple[int, float]], embedded: tuple[list[float], str], tuning: SearchTuning
+    fused: list[tuple[int, float]],
+    embedded: tuple[list[float], str],
+    tuning: SearchTuning,
+    lexemes: Sequence[str] = (),
 ) -> list[tuple[int, float]]:
-    """The leading candidates re-scored by their best semantic match, chunk or legal unit.
+    """The leading candidates re-scored by their best semantic match, chunk or legal unit,
+    and by how much of the query's vocabulary they hold.
 
-    ``score + rescore_weight × max(cosine(chunk), cosine(best embedded unit))`` for the first
-    ``rescore_candidates``; a question about one huruf is close to that huruf even when the
-    whole Pasal is not. The rest keep their fused order below them.
+    ``score + rescore_weight × max(cosine(chunk), cosine(best embedded unit))
+    + coverage_weight × term coverage`` for the first ``rescore_candidates``: a question about
+    one huruf is close to that huruf even when the whole Pasal is not, and of two
+    neighbouring Pasal the one holding the question's rare words is the one it paraphrases
+    (:func:`ingestion.search.lexical.term_coverage`). The rest keep their fused order below.
     """
     head = fused[: tuning.rescore_candidates]
+    ids = [chunk_id for chunk_id, _ in head]
     vector, model_id = embedded
-    similarity = best_similarity([chunk_id for chunk_id, _ in head], vector, model_id)
+    similarity = best_similarity(ids, vector, model_id)
     if not similarity:
         return fused
     floor = min(similarity.values())
+    coverage = term_coverage(ids, list(lexemes)) if tuning.coverage_weight > 0 else {}
     scored = [
-        (chunk_id, score + tuning.rescore_weight * similarity.get(chunk_id, floor))
+        (
+            chunk_id,
+            score
+            + tuning.rescore_weight * similarity.get(chunk_id, floor)
+            + tuning.coverage_weight * coverage.get(chunk_id, 0.0),
+        )
         for chunk_id, score in head
     ]
     scored.sort(key=lambda item: (-item[1], item[0]))
@@ -317,6 +336,28 @@ def annotate(hits: list[SearchHit]) -> list[SearchHit]:
             )
         )
     return annotated
+
+
+def _apply_definition(
+    q: SearchQuery, fused: list[tuple[int, float]]
+) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
+    """A definition question ("Apa yang dimaksud dengan X?") ranks the chunks whose units
+    define X first, in their fused order (one not among the candidates after those), and
+    cites those units. Returns the re-ranked list and the cited units by chunk id."""
+    term = definition_term(q.text)
+    units = defining_units(term, q) if term else []
+    if not units:
+        return fused, {}
+    cited: dict[int, UnitRow] = {}
+    for unit in units:
+        cited.setdefault(unit.chunk_id, unit)
+    scores = dict(fused)
+    ranked = [
+        (chunk_id, score + DEFINITION_BONUS if chunk_id in cited else score)
+        for chunk_id, score in fused
+    ]
+    ranked += [(chunk_id, DEFINITION_BONUS) for chunk_id in cited if chunk_id not in scores]
+    return sorted(ranked, key=lambda item: (-item[1], item[0])), cited
 
 
 def _apply_reference(
