@@ -9,6 +9,13 @@ real regulations). Indexes are dropped for the load and rebuilt after, as a bulk
 would. Queries are generated from the same vocabulary; the query "embedding" is a random
 unit vector from an embedder with the chunks' model id, so the time measured is the
 database work plus fusion, not the e5 model. Goal: hybrid p95 < 150 ms.
+
+Legal units are loaded too (``--units-per-chunk``, default 3: the Pasal and two embedded
+ayat, about what the corpus regulations average), so the search pays what it pays in
+production: the unit re-scoring of the top candidates and the cited unit of every result.
+The unit HNSW index is built only with ``--unit-hnsw``: with the default tuning no query
+reads it (the unit lists have weight 0, see docs/decisions.md), and building it over
+~900k vectors takes most of an hour on two cores.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -88,7 +96,10 @@ def setup_django(database_url: str | None) -> None:
     call_command("migrate", verbosity=0)
 
 
-def load(n_chunks: int, seed: int) -> None:
+UNIT_INDEXES = ("legal_unit_search_gin", "legal_unit_embedding_hnsw", "legal_unit_document_pasal")
+
+
+def load(n_chunks: int, seed: int, units_per_chunk: int, unit_hnsw: bool) -> None:
     from django.db import connection
     from pgvector.psycopg import register_vector
 
@@ -100,8 +111,8 @@ def load(n_chunks: int, seed: int) -> None:
     started = time.perf_counter()
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ingestion_chunk'"
-            " AND indexname IN ('chunk_embedding_hnsw', 'chunk_search_vector_gin')"
+            "SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(%s)",
+            [["chunk_embedding_hnsw", "chunk_search_vector_gin", *UNIT_INDEXES]],
         )
         indexes = cursor.fetchall()
         for name, _definition in indexes:
@@ -112,38 +123,46 @@ def load(n_chunks: int, seed: int) -> None:
         with raw.cursor() as cur:
             _copy_documents(cur, doc_ids, py_rng)
             _copy_chunks(cur, doc_ids, n_chunks, vocab, probs, rng)
+            units = _copy_units(cur, units_per_chunk, rng)
         print(
-            f"load: {n_chunks} chunks in {n_docs} documents, {time.perf_counter() - started:.0f}s"
+            f"load: {n_chunks} chunks and {units} legal units in {n_docs} documents,"
+            f" {time.perf_counter() - started:.0f}s"
         )
         started = time.perf_counter()
         cursor.execute("SET maintenance_work_mem = '1GB'")
         for name, definition in indexes:
+            if name == "legal_unit_embedding_hnsw" and not unit_hnsw:
+                print(f"index {name}: not built (--unit-hnsw builds it)")
+                continue
             t0 = time.perf_counter()
             cursor.execute(definition)
             print(f"index {name}: {time.perf_counter() - t0:.0f}s")
         cursor.execute("ANALYZE ingestion_chunk")
+        cursor.execute("ANALYZE ingestion_legalunit")
         cursor.execute("ANALYZE documents")
     print(f"indexes + analyze: {time.perf_counter() - started:.0f}s")
     print_sizes(n_chunks)
 
 
 def print_sizes(n_chunks: int) -> None:
-    """Heap and index sizes of the chunk table: the figures docs/scaling.md scales up."""
+    """Heap and index sizes of the chunk and unit tables: the figures docs/scaling.md scales up."""
     from django.db import connection
 
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c "
-            "WHERE c.relname = 'ingestion_chunk' OR c.oid IN ("
-            "  SELECT indexrelid FROM pg_index WHERE indrelid = 'ingestion_chunk'::regclass)"
-            " ORDER BY 2 DESC"
-        )
-        rows = cursor.fetchall()
-        cursor.execute("SELECT pg_total_relation_size('ingestion_chunk')")
-        (total,) = cursor.fetchone()
-    for name, size in rows:
-        print(f"size {name}: {size / 2**20:.0f} MiB ({size / n_chunks:.0f} B/chunk)")
-    print(f"size ingestion_chunk total (heap, TOAST, indexes): {total / 2**20:.0f} MiB")
+    for table in ("ingestion_chunk", "ingestion_legalunit"):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c "
+                "WHERE c.relname = %s OR c.oid IN ("
+                "  SELECT indexrelid FROM pg_index WHERE indrelid = %s::regclass)"
+                " ORDER BY 2 DESC",
+                [table, table],
+            )
+            rows = cursor.fetchall()
+            cursor.execute("SELECT pg_total_relation_size(%s::regclass)", [table])
+            (total,) = cursor.fetchone()
+        for name, size in rows:
+            print(f"size {name}: {size / 2**20:.0f} MiB ({size / n_chunks:.0f} B/chunk)")
+        print(f"size {table} total (heap, TOAST, indexes): {total / 2**20:.0f} MiB")
 
 
 def _copy_documents(cur: object, doc_ids: list[uuid.UUID], rng: random.Random) -> None:
@@ -211,6 +230,68 @@ def _copy_chunks(
                 )  # fmt: skip
 
 
+def _copy_units(cur: Any, per_chunk: int, rng: np.random.Generator) -> int:
+    """Per chunk: its Pasal (the whole text) and ``per_chunk - 1`` ayat splitting it evenly.
+
+    Rows are written by Postgres from the chunks just loaded (the text is a substring of
+    the chunk's, as in production); the ayat get random vectors of the chunk's model.
+    """
+    if per_chunk <= 0:
+        return 0
+    ayat = per_chunk - 1
+    cur.execute(
+        "INSERT INTO ingestion_legalunit (document_id, chunk_id, kind, label, pasal, ayat, "
+        'huruf, angka, depth, penjelasan, start, "end", page, text, context, '
+        "embedding_model) "
+        "SELECT c.document_id, c.id, 'pasal', 'Pasal ' || (c.ordinal + 1), "
+        "(c.ordinal + 1)::text, '', '', '', 0, false, 0, length(c.text), c.page_from, c.text, "
+        "c.heading_path, '' FROM ingestion_chunk c"
+    )
+    count = int(cur.rowcount)
+    if not ayat:
+        return count
+    cur.execute("SELECT id, length(text) FROM ingestion_chunk ORDER BY id")
+    chunks = cur.fetchall()
+    sql = (
+        "COPY ingestion_legalunit (document_id, chunk_id, kind, label, pasal, ayat, huruf, "
+        'angka, depth, penjelasan, start, "end", page, text, context, embedding, '
+        "embedding_model) FROM STDIN WITH (FORMAT BINARY)"
+    )
+    cur.execute("CREATE TEMP TABLE unit_load (LIKE ingestion_legalunit INCLUDING DEFAULTS)")
+    cur.execute("ALTER TABLE unit_load DROP COLUMN search_vector, DROP COLUMN id")
+    with cur.copy(sql.replace("ingestion_legalunit", "unit_load")) as copy:
+        copy.set_types(
+            ["uuid", "int8", "varchar", "varchar", "varchar", "varchar", "varchar", "varchar",
+             "int2", "bool", "int4", "int4", "int4", "text", "text", "vector", "varchar"]
+        )  # fmt: skip
+        for start in range(0, len(chunks), 10_000):
+            batch = chunks[start : start + 10_000]
+            vectors = random_units(len(batch) * ayat, 384, rng)
+            for j, (chunk_id, length) in enumerate(batch):
+                step = length // ayat
+                for a in range(ayat):
+                    copy.write_row(
+                        (
+                            uuid.UUID(int=0), chunk_id, "ayat", "", "", str(a + 1), "", "", 1,
+                            False, a * step, length if a == ayat - 1 else (a + 1) * step, 1,
+                            "", "", vectors[j * ayat + a], MODEL_ID,
+                        )
+                    )  # fmt: skip
+    cur.execute(
+        "INSERT INTO ingestion_legalunit (document_id, chunk_id, kind, label, pasal, ayat, "
+        'huruf, angka, depth, penjelasan, start, "end", page, text, context, embedding, '
+        "embedding_model) "
+        "SELECT c.document_id, u.chunk_id, u.kind, 'Pasal ' || (c.ordinal + 1) || "
+        "' ayat (' || u.ayat || ')', (c.ordinal + 1)::text, u.ayat, '', '', 1, false, u.start, "
+        'u."end", c.page_from, substr(c.text, u.start + 1, u."end" - u.start), '
+        "c.heading_path, u.embedding, u.embedding_model "
+        "FROM unit_load u JOIN ingestion_chunk c ON c.id = u.chunk_id"
+    )
+    count += int(cur.rowcount)
+    cur.execute("DROP TABLE unit_load")
+    return count
+
+
 class RandomEmbedder:
     model_id = MODEL_ID
 
@@ -257,12 +338,14 @@ def main() -> int:
     parser.add_argument("--chunks", type=int, default=300_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--units-per-chunk", type=int, default=3, help="0: no legal units")
+    parser.add_argument("--unit-hnsw", action="store_true", help="also build the unit HNSW")
     parser.add_argument("--skip-load", action="store_true", help="measure an already loaded DB")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-scale-"):
         setup_django(args.database_url)
         if not args.skip_load:
-            load(args.chunks, args.seed)
+            load(args.chunks, args.seed, args.units_per_chunk, args.unit_hnsw)
         measure(args.queries, args.seed)
     return 0
 

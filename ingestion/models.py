@@ -225,7 +225,12 @@ class LegalUnit(models.Model):
     Rows are replaced with their chunks on every (re)index; they never change in place.
     """
 
-    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="legal_units")
+    # No index of their own: (document, pasal) leads with the document, and Django's index
+    # on the chunk key already serves every by-chunk look-up; a second copy of either
+    # only costs writes.
+    document = models.ForeignKey(
+        Document, on_delete=models.CASCADE, related_name="legal_units", db_index=False
+    )
     chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, related_name="legal_units")
     kind = models.CharField(max_length=8, choices=[(k.value, k.value) for k in UnitKind])
     label = models.CharField(max_length=200)
@@ -265,7 +270,6 @@ class LegalUnit(models.Model):
                 opclasses=["vector_cosine_ops"],
             ),
             models.Index(fields=["document", "pasal"], name="legal_unit_document_pasal"),
-            models.Index(fields=["chunk"], name="legal_unit_chunk"),
         ]
 
     def __str__(self) -> str:
