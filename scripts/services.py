@@ -68,7 +68,8 @@ def _wait_for_redis_loaded(port: int, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     reply = b""
     while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5) as sock:
+        address = ("127.0.0.1", port)
+        with contextlib.suppress(OSError), socket.create_connection(address, 0.5) as sock:
             sock.sendall(b"PING\r\n")
             reply = sock.recv(64)
             if reply.startswith(b"+PONG"):

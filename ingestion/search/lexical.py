@@ -197,7 +197,7 @@ def term_coverage(chunk_ids: list[int], lexemes: list[str]) -> dict[int, float]:
     total = sum(idfs)
     if total <= 0:
         return {}
-    params = {"ids": chunk_ids, "terms": lexemes, "idfs": idfs}
+    params: dict[str, Any] = {"ids": chunk_ids, "terms": lexemes, "idfs": idfs}
     with connection.cursor() as cursor:
         cursor.execute(_COVERAGE_SQL, params)
         return {row[0]: float(row[1]) / total for row in cursor.fetchall()}

@@ -23,7 +23,8 @@ def token(index_regulation: IndexRegulation) -> str:
 
 
 def _first(client: Client, token: str, q: str) -> dict[str, Any]:
-    response = client.get("/api/search", {"q": q, "limit": 5}, headers=bearer(token))
+    params: dict[str, str | int] = {"q": q, "limit": 5}
+    response = client.get("/api/search", params, headers=bearer(token))
     assert response.status_code == 200
     results: list[dict[str, Any]] = response.json()["results"]
     assert results
