@@ -16,7 +16,8 @@ or two words among many) finds it reliably; reading the form does.
   qualifier the definition does not repeat ("Pemberi Kerja terkait dengan Pekerja Migran
   Indonesia"), or name only the short form's head ("LTSA" for "LTSA Pekerja Migran
   Indonesia"); the more of the question's term a definition covers, the better;
-- :func:`defining_units` finds, in the visible corpus, the units that define the term best.
+- :func:`defining_units` finds, in the candidates' regulations, the units that define the
+  term best.
 """
 
 from __future__ import annotations
@@ -97,16 +98,22 @@ _CANDIDATES_SQL = """
     JOIN documents d ON d.id = u.document_id
     WHERE u.search_vector @@ plainto_tsquery('indonesian', %(first)s)
       AND u.depth > 0 AND NOT u.penjelasan AND c.indexed
-      AND u.text ~* %(starts)s AND {where}
+      AND u.document_id = ANY(%(docs)s::uuid[]) AND u.text ~* %(starts)s AND {where}
     ORDER BY u.id
     LIMIT %(n)s
 """
 
 
-def defining_units(term: Sequence[str], query: SearchQuery) -> list[UnitRow]:
-    """The visible body units that define ``term`` best (all of the best score, if it
-    reaches ``MIN_MATCH``), in index order."""
-    if not term:
+def defining_units(
+    term: Sequence[str], query: SearchQuery, documents: Sequence[str]
+) -> list[UnitRow]:
+    """The visible body units of ``documents`` that define ``term`` best (all of the best
+    score, if it reaches ``MIN_MATCH``), in index order.
+
+    ``documents`` are those of the query's candidates: a regulation none of whose chunks
+    came up is not the one the question is about, and the look-up stays bounded on a large
+    corpus (on GALQA dev, searching every document gives the same figures)."""
+    if not term or not documents:
         return []
     where, params = document_filter(query)
     # The first word opens the unit (after an optional item marker) or its short form
@@ -116,7 +123,7 @@ def defining_units(term: Sequence[str], query: SearchQuery) -> list[UnitRow]:
         rf"^\s*(\(?\d+[a-z]?\)?\.?\s+|[a-z]\.\s+)?{first}\M"
         rf"|selanjutnya\s+(disingkat|disebut)(\s+dengan)?\s+{first}\M"
     )
-    params |= {"first": term[0], "starts": starts, "n": CANDIDATE_LIMIT}
+    params |= {"first": term[0], "starts": starts, "docs": list(documents), "n": CANDIDATE_LIMIT}
     columns = (
         "u.id, u.chunk_id, u.document_id, u.kind, u.label, u.pasal, u.ayat, u.huruf, "
         'u.angka, u.depth, u.penjelasan, u.start, u."end"'

@@ -156,7 +156,7 @@ def search(
     fused = fuse(lists, tuning)
     if embedded is not None and tuning.rescore_weight > 0:
         fused = rescore(fused, embedded, tuning, lexemes)
-    fused, defined = _apply_definition(q, fused)
+    fused, defined = _apply_definition(q, fused, lists)
     fused, forced = _apply_reference(parse_query_reference(q.text), q, fused, lists)
     forced = defined | forced
     if rerank_enabled():
@@ -339,13 +339,14 @@ def annotate(hits: list[SearchHit]) -> list[SearchHit]:
 
 
 def _apply_definition(
-    q: SearchQuery, fused: list[tuple[int, float]]
+    q: SearchQuery, fused: list[tuple[int, float]], lists: dict[str, list[Candidate]]
 ) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
     """A definition question ("Apa yang dimaksud dengan X?") ranks the chunks whose units
     define X first, in their fused order (one not among the candidates after those), and
     cites those units. Returns the re-ranked list and the cited units by chunk id."""
     term = definition_term(q.text)
-    units = defining_units(term, q) if term else []
+    documents = sorted({c.document_id for ranked in lists.values() for c in ranked})
+    units = defining_units(term, q, documents) if term else []
     if not units:
         return fused, {}
     cited: dict[int, UnitRow] = {}
