@@ -52,6 +52,13 @@ _ALIAS = re.compile(
 # Where a defined term ends before its verb: "… sebagaimana dimaksud pada ayat (1), merupakan".
 _TERM_END = re.compile(r"\s+sebagaimana\s+|,|\s+dalam\s+peraturan\s+", re.IGNORECASE)
 _WORD = re.compile(r"[\w/-]+", re.UNICODE)
+# Where the question places the term rather than names it: "PKL dalam Peraturan Pemerintah
+# ini", or the connective a removed regulation reference leaves ("pemberi kerja menurut").
+_PLACE = r"(?:dalam|menurut|pada|di|berdasarkan|sesuai(?:\s+dengan)?)"
+_TRAILING = re.compile(
+    rf"\s+(?:{_PLACE}\s+(?:peraturan|undang-undang|qanun)\b.*|{_PLACE}|dari)\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 def words(text: str) -> list[str]:
@@ -63,7 +70,7 @@ def definition_term(question: str) -> list[str] | None:
     match = _QUESTION.match(question)
     if match is None:
         return None
-    term = words(match["term"])
+    term = words(_TRAILING.sub("", match["term"].strip(" ?.!")))
     return term if 0 < len(term) <= MAX_TERM_WORDS else None
 
 

@@ -156,16 +156,15 @@ def search(
     fused = fuse(lists, tuning)
     if embedded is not None and tuning.rescore_weight > 0:
         fused = rescore(fused, embedded, tuning, lexemes)
-    fused, defined = _apply_definition(q, fused, lists)
-    fused, forced = _apply_reference(parse_query_reference(q.text), q, fused, lists)
-    forced = defined | forced
+    fused, named, defined = _legal_order(q, fused, lists)
+    forced = defined | named
     if rerank_enabled():
         reranked = rerank(q.text, fused, _passages(fused), pinned=forced)
         fused = reranked.order
         if reranked.degraded and degraded is None:
             degraded = Degraded.NO_RERANK
     if q.include_repealed and q.in_force_first:
-        fused = repealed_last(fused, lists, keep=set(forced))
+        fused = repealed_last(fused, lists, keep=set(named))
     hits = annotate(_hits(fused[: q.limit], lexemes, forced, embedded))
     took_ms = (time.perf_counter() - started) * 1000
     log.info(
@@ -338,13 +337,33 @@ def annotate(hits: list[SearchHit]) -> list[SearchHit]:
     return annotated
 
 
-def _apply_definition(
+def _legal_order(
     q: SearchQuery, fused: list[tuple[int, float]], lists: dict[str, list[Candidate]]
+) -> tuple[list[tuple[int, float]], dict[int, UnitRow], dict[int, UnitRow]]:
+    """The legal steps after fusion: a definition question's defining units lead, then a
+    named unit and regulation (:func:`_apply_reference`) lead those. Returns the order, the
+    units the query named and the defining units, each by chunk id."""
+    reference = parse_query_reference(q.text)
+    fused, defined = _apply_definition(q, reference, fused, lists)
+    # A defining chunk may come from outside the candidates: later steps (a named
+    # regulation's boost, repealed-last) look its document up like any candidate's.
+    lists["definition"] = [Candidate(u.chunk_id, u.document_id) for u in defined.values()]
+    fused, named = _apply_reference(reference, q, fused, lists)
+    return fused, named, defined
+
+
+def _apply_definition(
+    q: SearchQuery,
+    reference: QueryReference,
+    fused: list[tuple[int, float]],
+    lists: dict[str, list[Candidate]],
 ) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
     """A definition question ("Apa yang dimaksud dengan X?") ranks the chunks whose units
     define X first, in their fused order (one not among the candidates after those), and
-    cites those units. Returns the re-ranked list and the cited units by chunk id."""
-    term = definition_term(q.text)
+    cites those units. A regulation the question names is not part of the term ("… dalam PP
+    44/2015"); the reference step then puts that regulation's definition first.
+    Returns the re-ranked list and the cited units by chunk id."""
+    term = definition_term(reference.rest if reference.names_something else q.text)
     documents = sorted({c.document_id for ranked in lists.values() for c in ranked})
     units = defining_units(term, q, documents) if term else []
     if not units:

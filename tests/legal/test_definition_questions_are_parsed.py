@@ -20,6 +20,8 @@ QUESTIONS: list[tuple[str, str | None]] = [
     ("Apa itu Perjanjian Kerja?", "perjanjian kerja"),
     ("Apa pengertian dari tahapan represif non yustisia?", "tahapan represif non yustisia"),
     ("definisi Pekerja Migran Indonesia", "pekerja migran indonesia"),
+    ("Apa yang dimaksud dengan PKL dalam Peraturan Pemerintah ini?", "pkl"),
+    ("Apa yang dimaksud dengan Perwakilan RI di Luar Negeri?", "perwakilan ri di luar negeri"),
     ("Bagaimana tata cara pembayaran iuran JKK?", None),
     ("Siapa yang dimaksud sebagai peserta?", None),
 ]
