@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from ingestion.legal.search import UnitRow, unit_rows
 from ingestion.search.query import SearchQuery
 from ingestion.search.sql import document_filter
+from ingestion.search.terms import STOPWORDS
 
 # A definition counts when it covers at least this share of the question's term (measured
 # on the GALQA dev split: 0.34–0.99 give the same result; docs/decisions.md).
@@ -37,9 +38,9 @@ CANDIDATE_LIMIT = 200
 _EXTRA_WORD_PENALTY = 0.01  # an exact definition beats one that only starts with the term
 
 _QUESTION = re.compile(
-    r"^\s*(?:apa(?:kah)?\s+(?:yang\s+)?(?:di)?maksud(?:kan)?\s+dengan"
+    r"^\s*(?:apa(?:kah)?\s+(?:yang\s+)?(?:di)?maksud(?:kan)?(?:\s+dengan)?"
     r"|apa(?:kah)?\s+(?:itu|pengertian|definisi|arti)(?:\s+dari)?"
-    r"|(?:pengertian|definisi|arti)(?:\s+dari)?)"
+    r"|(?:jelaskan\s+)?(?:pengertian|definisi|arti)(?:\s+dari)?)"
     r"\s+(?P<term>.+?)\s*[?.!]*\s*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -71,7 +72,10 @@ def definition_term(question: str) -> list[str] | None:
     if match is None:
         return None
     term = words(_TRAILING.sub("", match["term"].strip(" ?.!")))
-    return term if 0 < len(term) <= MAX_TERM_WORDS else None
+    # "Apa yang dimaksud dalam Pasal 5?" asks what a Pasal says, not what a term means.
+    if not term or term[0] in STOPWORDS or len(term) > MAX_TERM_WORDS:
+        return None
+    return term
 
 
 def defined_terms(unit_text: str) -> list[list[str]]:

@@ -22,7 +22,10 @@ QUESTIONS: list[tuple[str, str | None]] = [
     ("definisi Pekerja Migran Indonesia", "pekerja migran indonesia"),
     ("Apa yang dimaksud dengan PKL dalam Peraturan Pemerintah ini?", "pkl"),
     ("Apa yang dimaksud dengan Perwakilan RI di Luar Negeri?", "perwakilan ri di luar negeri"),
+    ("Jelaskan pengertian Upah Minimum", "upah minimum"),
+    ("Apa yang dimaksud Pekerja Migran Indonesia?", "pekerja migran indonesia"),
     ("Bagaimana tata cara pembayaran iuran JKK?", None),
+    ("Apa yang dimaksud dalam Pasal 5?", None),
     ("Siapa yang dimaksud sebagai peserta?", None),
 ]
 
