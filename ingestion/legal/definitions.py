@@ -25,6 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from django.db import connection
+
+from ingestion.legal.references import parse_query_reference
 from ingestion.legal.search import UnitRow, unit_rows
 from ingestion.search.query import SearchQuery
 from ingestion.search.sql import document_filter
@@ -76,6 +79,13 @@ def definition_term(question: str) -> list[str] | None:
     if not term or term[0] in STOPWORDS or len(term) > MAX_TERM_WORDS:
         return None
     return term
+
+
+def asked_term(query: str) -> list[str] | None:
+    """:func:`definition_term` of the query without the regulation or unit it names ("Apa
+    yang dimaksud dengan JKM dalam PP 44/2015?" asks about JKM)."""
+    reference = parse_query_reference(query)
+    return definition_term(reference.rest if reference.names_something else query)
 
 
 def defined_terms(unit_text: str) -> list[list[str]]:
@@ -148,3 +158,25 @@ def defining_units(
     if best < MIN_MATCH:
         return []
     return [row for score, row in scored if score == best]
+
+
+_LIST_SHARE = 0.5  # a chunk is a list of definitions when half its sub-units define a term
+
+
+def definition_lists(chunk_ids: Sequence[int]) -> set[int]:
+    """The chunks among ``chunk_ids`` that are lists of definitions (a Ketentuan Umum): at
+    least half of their body sub-units define a term."""
+    if not chunk_ids:
+        return set()
+    sql = (
+        "SELECT chunk_id, text FROM ingestion_legalunit "
+        "WHERE chunk_id = ANY(%(ids)s) AND depth > 0 AND NOT penjelasan"
+    )
+    counts: dict[int, list[int]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"ids": list(chunk_ids)})
+        for chunk_id, text in cursor.fetchall():
+            seen = counts.setdefault(chunk_id, [0, 0])
+            seen[0] += 1
+            seen[1] += bool(defined_terms(text))
+    return {cid for cid, (units, defining) in counts.items() if defining >= _LIST_SHARE * units}

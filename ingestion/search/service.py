@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.db import transaction
 
-from ingestion.legal.definitions import defining_units, definition_term
+from ingestion.legal.definitions import asked_term, defining_units, definition_lists
 from ingestion.legal.references import QueryReference, parse_query_reference
 from ingestion.legal.search import (
     UnitRow,
@@ -155,7 +155,7 @@ def search(
             lists["unit"] = _unit_list(lexemes, q, pool)
     fused = fuse(lists, tuning)
     if embedded is not None and tuning.rescore_weight > 0:
-        fused = rescore(fused, embedded, tuning, lexemes)
+        fused = rescore(fused, embedded, tuning, lexemes, asked_term(q.text) is not None)
     fused, named, defined = _legal_order(q, fused, lists)
     forced = defined | named
     if rerank_enabled():
@@ -265,6 +265,7 @@ def rescore(
     embedded: tuple[list[float], str],
     tuning: SearchTuning,
     lexemes: Sequence[str] = (),
+    definition_question: bool = False,
 ) -> list[tuple[int, float]]:
     """The leading candidates re-scored by their best semantic match, chunk or legal unit,
     and by how much of the query's vocabulary they hold.
@@ -273,7 +274,9 @@ def rescore(
     + coverage_weight × term coverage`` for the first ``rescore_candidates``: a question about
     one huruf is close to that huruf even when the whole Pasal is not, and of two
     neighbouring Pasal the one holding the question's rare words is the one it paraphrases
-    (:func:`ingestion.search.lexical.term_coverage`). The rest keep their fused order below.
+    (:func:`ingestion.search.lexical.term_coverage`). A list of definitions holds every term
+    of its regulation, so unless the question asks for a definition its coverage says
+    nothing and is not counted. The rest keep their fused order below.
     """
     head = fused[: tuning.rescore_candidates]
     ids = [chunk_id for chunk_id, _ in head]
@@ -283,6 +286,9 @@ def rescore(
         return fused
     floor = min(similarity.values())
     coverage = term_coverage(ids, list(lexemes)) if tuning.coverage_weight > 0 else {}
+    if coverage and not definition_question:
+        for chunk_id in definition_lists(ids):
+            coverage.pop(chunk_id, None)
     scored = [
         (
             chunk_id,
@@ -344,7 +350,7 @@ def _legal_order(
     named unit and regulation (:func:`_apply_reference`) lead those. Returns the order, the
     units the query named and the defining units, each by chunk id."""
     reference = parse_query_reference(q.text)
-    fused, defined = _apply_definition(q, reference, fused, lists)
+    fused, defined = _apply_definition(q, fused, lists)
     # A defining chunk may come from outside the candidates: later steps (a named
     # regulation's boost, repealed-last) look its document up like any candidate's.
     lists["definition"] = [Candidate(u.chunk_id, u.document_id) for u in defined.values()]
@@ -353,17 +359,14 @@ def _legal_order(
 
 
 def _apply_definition(
-    q: SearchQuery,
-    reference: QueryReference,
-    fused: list[tuple[int, float]],
-    lists: dict[str, list[Candidate]],
+    q: SearchQuery, fused: list[tuple[int, float]], lists: dict[str, list[Candidate]]
 ) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
     """A definition question ("Apa yang dimaksud dengan X?") ranks the chunks whose units
     define X first, in their fused order (one not among the candidates after those), and
     cites those units. A regulation the question names is not part of the term ("… dalam PP
     44/2015"); the reference step then puts that regulation's definition first.
     Returns the re-ranked list and the cited units by chunk id."""
-    term = definition_term(reference.rest if reference.names_something else q.text)
+    term = asked_term(q.text)
     documents = sorted({c.document_id for ranked in lists.values() for c in ranked})
     units = defining_units(term, q, documents) if term else []
     if not units:
