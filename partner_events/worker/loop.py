@@ -4,7 +4,8 @@ One record at a time runs in a database thread (:func:`partner_events.handler.
 handle_record`) while the main thread keeps calling ``poll()``, so a long document never
 costs the group membership (max.poll.interval.ms). Records polled meanwhile wait in a
 bounded read-ahead queue; past ``WAITING_LIMIT`` every partition is paused (not paused
-for every record: a pause drops librdkafka's prefetch and the refetch costs latency).
+for every record: a pause drops librdkafka's prefetch and the refetch costs latency), and
+resumed once the queue is down to ``RESUME_AT``, so the refetch overlaps the work left.
 Every Kafka call stays on the main thread; every database call on the other one.
 
 Offsets are committed by the worker (``enable.auto.commit=false``) once a record's outcome
@@ -53,6 +54,7 @@ from partner_events.worker.metrics import (
 )
 from partner_events.worker.offsets import OffsetTracker, TopicPartitionKey
 from partner_events.worker.stall import StallWatch
+from partner_events.worker.watermarks import Watermarks
 
 log = logging.getLogger("partner_events.worker")
 
@@ -64,6 +66,10 @@ DRAIN_LIMIT = 500
 # Records read ahead while one runs; beyond this the partitions are paused. Records read
 # ahead are never committed before they ran, and are dropped when their partition goes.
 WAITING_LIMIT = 50
+# Resumed while this many still wait: fetching again after a resume took 0.2-0.8 s, which
+# a worker resuming only on an empty queue spent idle (bench/kafka_worker.py: +17 ms per
+# record in one round of two).
+RESUME_AT = WAITING_LIMIT // 2
 
 
 def _rebalancing_codes() -> frozenset[int]:
@@ -159,6 +165,7 @@ class KafkaWorker:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="kafka-ingest")
         self.tracker = OffsetTracker()
         self.watch = StallWatch(config.stall_s)
+        self.watermarks = Watermarks(config.bootstrap, config.security)
         self.idle_since: float | None = None  # no record running or waiting since then
         self.assigned: set[TopicPartitionKey] = set()
         self.waiting: deque[Any] = deque()  # fetched while busy; handled before new polls
@@ -226,6 +233,8 @@ class KafkaWorker:
         chores_due = now >= self.next_chores
         if self.waiting and not (chores_due and self.last_was_record):
             self._start_record(self.waiting.popleft())
+            if self.paused and len(self.waiting) <= RESUME_AT:
+                self._resume()
         elif chores_due:
             self._start_chores()
         elif self.paused:
@@ -459,13 +468,16 @@ class KafkaWorker:
             # commit, or at the low watermark without one (auto.offset.reset=earliest).
             unknown = [p for p in positions if p.offset is None or p.offset < 0]
             starts = self.consumer.committed(unknown, timeout=1.0) if unknown else []
-            for partition in [*fetched, *starts]:
-                self._sample(partition, now)
+            sampled = [*fetched, *starts]
+            highs = self.watermarks.latest(_key(p) for p in sampled)
+            lows = self.watermarks.earliest(_key(p) for p in sampled if p.offset < 0)
+            for partition in sampled:
+                key = _key(partition)
+                self._sample(partition, lows.get(key, 0), highs[key], now)
         except KafkaException as exc:
             log.debug("kafka worker: lag not measured: %s", exc)
 
-    def _sample(self, partition: Any, now: float) -> None:
-        low, high = self.consumer.get_watermark_offsets(partition, timeout=1.0)
+    def _sample(self, partition: Any, low: int, high: int, now: float) -> None:
         offset = partition.offset
         unread = max(0, high - (offset if offset is not None and offset >= 0 else low))
         current = self._current(partition)
