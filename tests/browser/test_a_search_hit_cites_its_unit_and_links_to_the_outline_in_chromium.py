@@ -34,11 +34,10 @@ def test_citation_on_the_search_page_and_outline_on_the_document_page(
     assert button.get_attribute("data-copy-citation") == CITATION
     # Headless Chromium has a clipboard once the page's origin is allowed to use it.
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
-    button.click()
-    page.wait_for_function(
-        "b => b.dataset.copied !== undefined", arg=button.element_handle(), timeout=5000
-    )
-    assert button.get_attribute("data-copied") == "true"
+    handle = button.element_handle()  # its label changes once copied
+    handle.click()
+    page.wait_for_function("b => b.dataset.copied !== undefined", arg=handle, timeout=5000)
+    assert handle.get_attribute("data-copied") == "true"
     assert page.evaluate("navigator.clipboard.readText()") == CITATION
     screenshot(page, "search-citation")
 
