@@ -9,16 +9,33 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 
 from ingestion.labels import build_title_labels
 from ingestion.models import Chunk, Document, DocumentStatus, SourceType
 from ingestion.pipeline.embed import Embedder, EmbeddingUnavailable
+from ingestion.search.lexical import reset_term_stats
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@contextmanager
+def fresh_term_stats() -> Iterator[None]:
+    """BM25's IDFs come from the planner's statistics: ANALYZE the chunks just added, and
+    drop the cached statistics before and after."""
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE ingestion_chunk")
+    reset_term_stats()
+    try:
+        yield
+    finally:
+        reset_term_stats()
 
 
 def hashed_vector(text: str, dim: int) -> list[float]:

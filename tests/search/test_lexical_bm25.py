@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from django.db import connection
 
-from ingestion.search.lexical import reset_term_stats, term_stats
+from ingestion.search.lexical import term_stats
 from ingestion.search.service import SearchMode, SearchQuery, search
-from tests.search.helpers import HashEmbedder, add_chunk, make_document
+from tests.search.helpers import HashEmbedder, add_chunk, fresh_term_stats, make_document
 
 pytestmark = pytest.mark.django_db
 
@@ -22,11 +21,8 @@ def corpus() -> Iterator[dict[str, str]]:
     for number in range(30):
         add_chunk(document, f"{COMMON} bagian {number}. Pemerintah daerah membina.")
     rare = add_chunk(document, "Perpanjangan pengesahan RPTKA diajukan oleh pemberi kerja")
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE ingestion_chunk")
-    reset_term_stats()
-    yield {"rare": rare.text}
-    reset_term_stats()
+    with fresh_term_stats():
+        yield {"rare": rare.text}
 
 
 def test_a_rare_word_outranks_many_common_ones(corpus: dict[str, str]) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from django.db import connection
 
-from ingestion.search.lexical import query_lexemes, reset_term_stats, term_coverage
-from tests.search.helpers import add_chunk, make_document
+from ingestion.search.lexical import query_lexemes, term_coverage
+from tests.search.helpers import add_chunk, fresh_term_stats, make_document
 
 pytestmark = pytest.mark.django_db
 
@@ -21,11 +20,8 @@ def chunks() -> Iterator[dict[str, int]]:
     both = add_chunk(document, "Perpanjangan pengesahan RPTKA diajukan oleh pemberi kerja")
     common = add_chunk(document, "Pemberi kerja, pemberi kerja, dan pemberi kerja lagi")
     none = add_chunk(document, "Ketentuan penutup berlaku sejak diundangkan")
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE ingestion_chunk")
-    reset_term_stats()
-    yield {"both": both.pk, "common": common.pk, "none": none.pk}
-    reset_term_stats()
+    with fresh_term_stats():
+        yield {"both": both.pk, "common": common.pk, "none": none.pk}
 
 
 def test_a_chunk_holding_every_word_covers_all_of_the_query(chunks: dict[str, int]) -> None:
