@@ -170,7 +170,7 @@ def breakdown(store: Path, per_class: int, queries: int) -> None:
     from django.conf import settings
     from pipeline_breakdown import (
         ClassCost,
-        make_scratch_table,
+        make_scratch_tables,
         measure_document,
         print_breakdown,
         print_embedding,
@@ -185,7 +185,7 @@ def breakdown(store: Path, per_class: int, queries: int) -> None:
     get_embedder().embed_passages(["pemanasan"])  # load models outside the timing
     get_ocr_engine()
     ctx = {
-        "columns": make_scratch_table(),
+        "tables": make_scratch_tables(),
         "dpi": int(settings.OCR_RENDER_DPI),
         "rapid": build_rapidocr(),
     }

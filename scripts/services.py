@@ -62,12 +62,16 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float, 
     raise ServiceError(f"{name} tidak siap di port {port} dalam {timeout:.0f} detik")
 
 
-def _wait_for_redis_loaded(port: int, timeout: float) -> None:
+def _wait_for_redis_loaded(port: int, process: subprocess.Popen[bytes], timeout: float) -> None:
     """Wait for +PONG: after a restart Redis listens first and answers -LOADING while it
     replays the AOF, so an open port alone is not ready (a CI run hit BusyLoadingError)."""
     deadline = time.monotonic() + timeout
     reply = b""
     while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise ServiceError(
+                f"redis-server berhenti saat memuat data (kode {process.returncode})"
+            )
         address = ("127.0.0.1", port)
         with contextlib.suppress(OSError), socket.create_connection(address, 0.5) as sock:
             sock.sendall(b"PING\r\n")
@@ -146,7 +150,7 @@ class RedisServer:
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
         )
         _wait_for_port(self.port, self.process, timeout, "redis-server")
-        _wait_for_redis_loaded(self.port, timeout)
+        _wait_for_redis_loaded(self.port, self.process, timeout)
         # Redis writes its pid file just after it starts listening; reap_strays needs it.
         _wait_for_file(self.work_dir / "redis.pid", timeout)
         log.info("redis ready at %s in %.2fs", self.url, time.monotonic() - started)

@@ -95,6 +95,8 @@ def consumer_config(config: WorkerConfig) -> dict[str, Any]:
         "enable.auto.offset.store": False,
         "auto.offset.reset": "earliest",
         "partition.assignment.strategy": "cooperative-sticky",
+        # librdkafka's default, stated: the lag's high watermark is read the same way.
+        "isolation.level": "read_committed",
         "session.timeout.ms": config.session_timeout_ms,
         "heartbeat.interval.ms": max(1000, config.session_timeout_ms // 3),
         **config.security,
@@ -108,9 +110,18 @@ def destination_topics(config: WorkerConfig) -> dict[str, str]:
         raise StartupRefused(f"peta stage-topic tidak lengkap: {exc}") from exc
 
 
+def admin_config(config: WorkerConfig) -> dict[str, Any]:
+    """The worker's admin clients (topic check, watermarks): its own broker connection."""
+    return {
+        "bootstrap.servers": config.bootstrap,
+        "client.id": f"aceh-rag-worker-admin-{socket.gethostname()}-{os.getpid()}",
+        **config.security,
+    }
+
+
 def broker_topics(config: WorkerConfig) -> set[str]:
     """Topic names the broker reports (no auto-create: metadata for all topics only)."""
-    admin = AdminClient({"bootstrap.servers": config.bootstrap, **config.security})
+    admin = AdminClient(admin_config(config))
     try:
         metadata = admin.list_topics(timeout=config.admin_timeout_s)
     except KafkaException as exc:

@@ -41,7 +41,7 @@ from django.db import close_old_connections, connections
 from partner_events.handler import ConsumerOutcome, HandleOutcome, handle_record
 from partner_events.outbox import drain_pending
 from partner_events.publisher import Publisher
-from partner_events.worker.config import WorkerConfig, consumer_config
+from partner_events.worker.config import WorkerConfig, admin_config, consumer_config
 from partner_events.worker.jobs import reclaim_orphans, resolved_jobs, retry_deferred
 from partner_events.worker.metrics import (
     COMMITS,
@@ -165,7 +165,7 @@ class KafkaWorker:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="kafka-ingest")
         self.tracker = OffsetTracker()
         self.watch = StallWatch(config.stall_s)
-        self.watermarks = Watermarks(config.bootstrap, config.security)
+        self.watermarks = Watermarks(admin_config(config))
         self.idle_since: float | None = None  # no record running or waiting since then
         self.assigned: set[TopicPartitionKey] = set()
         self.waiting: deque[Any] = deque()  # fetched while busy; handled before new polls
@@ -473,7 +473,8 @@ class KafkaWorker:
             lows = self.watermarks.earliest(_key(p) for p in sampled if p.offset < 0)
             for partition in sampled:
                 key = _key(partition)
-                self._sample(partition, lows.get(key, 0), highs[key], now)
+                if key in highs:
+                    self._sample(partition, lows.get(key, 0), highs[key], now)
         except KafkaException as exc:
             log.debug("kafka worker: lag not measured: %s", exc)
 

@@ -1,11 +1,12 @@
 """Per-partition progress of the Kafka worker, and the stall detector (issue 11 §1).
 
 The worker pauses its partitions past the read-ahead limit and resumes them when the
-queue is empty; librdkafka keeps a pause across revoke/loss and re-assignment, which once
-left a partition paused for good while the worker sat idle. The root cause is handled in
-the worker's rebalance callbacks; this is the second line: a partition with records left
-to read that made no progress for ``stall_s`` while the worker had nothing else to do is
-logged as an error, counted and resumed, so a stall can never again be silent.
+queue is down to half of it; librdkafka keeps a pause across revoke/loss and
+re-assignment, which once left a partition paused for good while the worker sat idle.
+The root cause is handled in the worker's rebalance callbacks; this is the second line:
+a partition with records left to read that made no progress for ``stall_s`` while the
+worker had nothing else to do is logged as an error, counted and resumed, so a stall can
+never again be silent.
 
 Progress means a record of the partition was fetched or finished. The lag that counts
 here is the sampled high watermark minus the fetch position (see

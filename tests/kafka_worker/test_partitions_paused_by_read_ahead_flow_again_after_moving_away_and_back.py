@@ -3,7 +3,7 @@ rebalance while paused and later given back, is read again instead of stalling f
 
 librdkafka keeps a partition's pause across a revoke and a re-assignment. The worker paused
 its four partitions (read-ahead past WAITING_LIMIT); a second member joined the group
-(cooperative-sticky moved two partitions to it); the worker drained its read-ahead and
+(cooperative-sticky moved two partitions to it); the worker worked its read-ahead down and
 resumed what it still had; the member left and the two partitions came back to the worker
 still paused inside librdkafka, so their remaining records were never read.
 
