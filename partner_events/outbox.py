@@ -5,8 +5,9 @@ lock on the job row) in the same transaction as the job update they belong to, t
 to a publisher. Order is kept per job: an event is only ever sent when every earlier event
 of its job has been published, so per-key order holds on every topic even across broker
 outages and restarts. A per-job advisory lock keeps two processes from sending the same
-job's events at once (held by the transaction in the drain, by the session in
-:func:`publish_job`, which saves each event's status before sending the next).
+job's events at once: held by the transaction in the drain (and in :func:`publish_job`
+called inside a transaction), else by the session, so :func:`publish_job` can save each
+event's status before sending the next.
 
 Public entry points: :func:`append`, :func:`publish_job`, :func:`drain_pending`,
 :func:`replay_job`, :func:`record_terminal_after_review`, :func:`backlog_size`; the
@@ -28,6 +29,7 @@ from django.utils import timezone
 
 from aceh_rag.platform.metrics import OUTBOX_BACKLOG
 from ingestion.models import Chunk, IngestionJob
+from ingestion.pipeline.locks import advisory_lock
 from partner_events.contract.config import ContractConfig
 from partner_events.models import PublishStatus, StageEvent
 from partner_events.publisher import (
@@ -57,9 +59,6 @@ log = logging.getLogger(__name__)
 UNPUBLISHED = (PublishStatus.PENDING, PublishStatus.FAILED)
 DRAIN_BATCH = 100
 _PUBLISH_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0))"
-# The same lock held by the session: publish_job commits each event's status on its own.
-_PUBLISH_SESSION_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
-_PUBLISH_SESSION_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
 _STATUS_FOR = {
     Delivery.PUBLISHED: PublishStatus.PUBLISHED,
     Delivery.FAILED: PublishStatus.FAILED,
@@ -184,17 +183,16 @@ def _publish_round(job_pks: Sequence[Any], publisher: Publisher) -> tuple[int, i
 @contextmanager
 def _publishing(job_pk: Any) -> Iterator[bool]:
     """Hold the job's publish lock for a whole run of events (True if it was free)."""
-    key = f"stage-publish:{job_pk}"
-    with connection.cursor() as cursor:
-        cursor.execute(_PUBLISH_SESSION_LOCK, [key])
-        row = cursor.fetchone()
-    locked = bool(row and row[0])
-    try:
+    if connection.in_atomic_block:
+        # Inside the caller's transaction the statuses commit with it: a savepoint keeps a
+        # failure contained, and the transaction's lock is held until that commit.
+        with transaction.atomic():
+            yield _lock_for_publishing(job_pk)
+        return
+    # Outside one, each status commits at once; the session lock (released safely, or
+    # the connection is closed) spans the run.
+    with advisory_lock(f"stage-publish:{job_pk}") as locked:
         yield locked
-    finally:
-        if locked:
-            with connection.cursor() as cursor:
-                cursor.execute(_PUBLISH_SESSION_UNLOCK, [key])
 
 
 def publish_job(job: IngestionJob, publisher: Publisher) -> int:
@@ -209,8 +207,10 @@ def publish_job(job: IngestionJob, publisher: Publisher) -> int:
     try:
         # One lock and one read for the job's whole run of events (a document ends with
         # four at once), instead of a lock-read-send round per event plus an empty one.
+        if not publisher.ready():
+            return 0
         with _publishing(job.pk) as locked:
-            if not locked or not publisher.ready():
+            if not locked:
                 return 0
             rows = StageEvent.objects.filter(job_id=job.pk, publish_status__in=UNPUBLISHED)
             for row in rows.order_by("seq"):

@@ -473,7 +473,8 @@ class KafkaWorker:
             lows = self.watermarks.earliest(_key(p) for p in sampled if p.offset < 0)
             for partition in sampled:
                 key = _key(partition)
-                if key in highs:
+                # A never-fetched partition without a commit needs its low mark too.
+                if key in highs and (partition.offset >= 0 or key in lows):
                     self._sample(partition, lows.get(key, 0), highs[key], now)
         except KafkaException as exc:
             log.debug("kafka worker: lag not measured: %s", exc)

@@ -22,7 +22,8 @@ from partner_events.worker.offsets import TopicPartitionKey
 log = logging.getLogger(__name__)
 
 # A broker that does not answer this fast skips one lag sample. A sample may ask twice
-# (high marks, then low marks of never-fetched partitions): the loop waits 2 s at worst.
+# (high marks, then low marks of never-fetched partitions), after the consumer's own
+# committed() of up to 1 s: the loop waits 3 s at worst, every lag_every_s.
 QUERY_TIMEOUT_S = 1.0
 
 
