@@ -27,8 +27,8 @@ from collections.abc import Sequence
 
 from django.db import connection
 
-from ingestion.legal.references import parse_query_reference
-from ingestion.legal.search import UnitRow, unit_rows
+from ingestion.legal.references import QueryReference, parse_query_reference
+from ingestion.legal.search import UNIT_COLUMNS, UnitRow, unit_rows
 from ingestion.search.query import SearchQuery
 from ingestion.search.sql import document_filter
 from ingestion.search.terms import STOPWORDS
@@ -81,10 +81,11 @@ def definition_term(question: str) -> list[str] | None:
     return term
 
 
-def asked_term(query: str) -> list[str] | None:
+def asked_term(query: str, reference: QueryReference | None = None) -> list[str] | None:
     """:func:`definition_term` of the query without the regulation or unit it names ("Apa
-    yang dimaksud dengan JKM dalam PP 44/2015?" asks about JKM)."""
-    reference = parse_query_reference(query)
+    yang dimaksud dengan JKM dalam PP 44/2015?" asks about JKM). ``reference``: the query's
+    already parsed reference, if the caller has it."""
+    reference = reference or parse_query_reference(query)
     return definition_term(reference.rest if reference.names_something else query)
 
 
@@ -145,11 +146,7 @@ def defining_units(
         rf"|selanjutnya\s+(disingkat|disebut)(\s+dengan)?\s+{first}\M"
     )
     params |= {"first": term[0], "starts": starts, "docs": list(documents), "n": CANDIDATE_LIMIT}
-    columns = (
-        "u.id, u.chunk_id, u.document_id, u.kind, u.label, u.pasal, u.ayat, u.huruf, "
-        'u.angka, u.depth, u.penjelasan, u.start, u."end"'
-    )
-    rows = unit_rows(_CANDIDATES_SQL.format(columns=columns, where=where), params)
+    rows = unit_rows(_CANDIDATES_SQL.format(columns=UNIT_COLUMNS, where=where), params)
     scored = [
         (max((match_score(term, t) for t in defined_terms(text)), default=0.0), row)
         for row, text in rows

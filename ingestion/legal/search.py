@@ -91,7 +91,8 @@ def average_unit_length() -> float:
     return average
 
 
-_COLUMNS = (
+# The columns a UnitRow is read from (then page and score, see _unit).
+UNIT_COLUMNS = (
     "u.id, u.chunk_id, u.document_id, u.kind, u.label, u.pasal, u.ayat, u.huruf, u.angka, "
     "u.depth, u.penjelasan, u.start, u.end"
 )
@@ -118,7 +119,7 @@ _CANDIDATES_SQL = (
         LIMIT %(cap)s
     )
     SELECT """
-    + _COLUMNS.replace("u.", "cand.")
+    + UNIT_COLUMNS.replace("u.", "cand.")
     + ", cand.page, scored.score FROM cand"
     + _SCORE
     + " ORDER BY scored.score DESC, cand.id LIMIT %(n)s"
@@ -127,7 +128,7 @@ _CHUNK_UNITS_SQL = (
     """
     WITH cand AS (SELECT u.* FROM ingestion_legalunit u WHERE u.chunk_id = ANY(%(ids)s))
     SELECT """
-    + _COLUMNS.replace("u.", "cand.")
+    + UNIT_COLUMNS.replace("u.", "cand.")
     + ", cand.page, scored.score, "
     + "CASE WHEN cand.embedding_model = %(model)s "
     + "THEN 1 - (cand.embedding <=> %(vec)s::vector) END FROM cand"
@@ -159,7 +160,7 @@ def _bm25_params(lexemes: list[str]) -> dict[str, Any]:
 
 
 def _unit(r: Sequence[Any], similarity: Any = None) -> UnitRow:
-    """A unit from the ``_COLUMNS``, page and score columns of a row."""
+    """A unit from the ``UNIT_COLUMNS``, page and score columns of a row."""
     return UnitRow(
         id=r[0],
         chunk_id=r[1],
@@ -187,7 +188,7 @@ def _rows(sql: str, params: dict[str, Any]) -> list[UnitRow]:
 
 
 def unit_rows(sql: str, params: dict[str, Any]) -> list[tuple[UnitRow, str]]:
-    """Units with the text column that follows their score (``_COLUMNS``, page, score, text)."""
+    """Units with the text column that follows their score (``UNIT_COLUMNS``, page, score, text)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [(_unit(r), str(r[15])) for r in cursor.fetchall()]
@@ -331,7 +332,7 @@ def named_units(unit: UnitRef, document_ids: Sequence[str]) -> list[UnitRow]:
         "AND NOT EXISTS (SELECT 1 FROM ingestion_legalunit a WHERE a.document_id = u.document_id "
         "AND a.pasal = u.pasal AND a.ayat <> '' AND NOT a.penjelasan))) AND u.huruf = %(huruf)s "
         "AND u.angka = %(angka)s ORDER BY u.document_id, c.ordinal, u.start) "
-        "SELECT " + _COLUMNS.replace("u.", "cand.") + ", cand.page, 0.0 FROM cand"
+        "SELECT " + UNIT_COLUMNS.replace("u.", "cand.") + ", cand.page, 0.0 FROM cand"
     )
     params = {
         "docs": list(document_ids),

@@ -154,9 +154,11 @@ def search(
         if tuning.unit_weight > 0:
             lists["unit"] = _unit_list(lexemes, q, pool)
     fused = fuse(lists, tuning)
+    reference = parse_query_reference(q.text)
+    term = asked_term(q.text, reference)
     if embedded is not None and tuning.rescore_weight > 0:
-        fused = rescore(fused, embedded, tuning, lexemes, asked_term(q.text) is not None)
-    fused, named, defined = _legal_order(q, fused, lists)
+        fused = rescore(fused, embedded, tuning, lexemes, term is not None)
+    fused, named, defined = _legal_order(q, reference, term, fused, lists)
     forced = defined | named
     if rerank_enabled():
         reranked = rerank(q.text, fused, _passages(fused), pinned=forced)
@@ -344,13 +346,16 @@ def annotate(hits: list[SearchHit]) -> list[SearchHit]:
 
 
 def _legal_order(
-    q: SearchQuery, fused: list[tuple[int, float]], lists: dict[str, list[Candidate]]
+    q: SearchQuery,
+    reference: QueryReference,
+    term: list[str] | None,
+    fused: list[tuple[int, float]],
+    lists: dict[str, list[Candidate]],
 ) -> tuple[list[tuple[int, float]], dict[int, UnitRow], dict[int, UnitRow]]:
     """The legal steps after fusion: a definition question's defining units lead, then a
     named unit and regulation (:func:`_apply_reference`) lead those. Returns the order, the
     units the query named and the defining units, each by chunk id."""
-    reference = parse_query_reference(q.text)
-    fused, defined = _apply_definition(q, fused, lists)
+    fused, defined = _apply_definition(q, term, fused, lists)
     # A defining chunk may come from outside the candidates: later steps (a named
     # regulation's boost, repealed-last) look its document up like any candidate's.
     lists["definition"] = [Candidate(u.chunk_id, u.document_id) for u in defined.values()]
@@ -359,14 +364,16 @@ def _legal_order(
 
 
 def _apply_definition(
-    q: SearchQuery, fused: list[tuple[int, float]], lists: dict[str, list[Candidate]]
+    q: SearchQuery,
+    term: list[str] | None,
+    fused: list[tuple[int, float]],
+    lists: dict[str, list[Candidate]],
 ) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
     """A definition question ("Apa yang dimaksud dengan X?") ranks the chunks whose units
     define X first, in their fused order (one not among the candidates after those), and
     cites those units. A regulation the question names is not part of the term ("… dalam PP
     44/2015"); the reference step then puts that regulation's definition first.
     Returns the re-ranked list and the cited units by chunk id."""
-    term = asked_term(q.text)
     documents = sorted({c.document_id for ranked in lists.values() for c in ranked})
     units = defining_units(term, q, documents) if term else []
     if not units:
