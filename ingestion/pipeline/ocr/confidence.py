@@ -190,16 +190,19 @@ def _token_credit(token: str) -> float:
 _GLUED = re.compile(r"(?<=[A-Za-z])[.,;:](?=[A-Za-z]{2})")
 
 
+# Cached for the same reason as the credit: a page repeats its words, each costs two
+# strips and up to two regex matches.
+@lru_cache(maxsize=65536)
+def _bare_token(raw: str) -> str:
+    token = raw.lstrip(_LEAD).rstrip(_TRAIL) if len(raw) > 1 else raw
+    # Keep list markers and numbers with their punctuation: "(1)", "a.", "12.".
+    if token != raw and (_MARKER.match(raw) or _NUMBER.match(raw)):
+        return raw
+    return token
+
+
 def _tokens(text: str) -> list[str]:
-    out = []
-    for raw in _GLUED.sub(" ", text).split():
-        token = raw.lstrip(_LEAD).rstrip(_TRAIL) if len(raw) > 1 else raw
-        # Keep list markers and numbers with their punctuation: "(1)", "a.", "12.".
-        if token != raw and (_MARKER.match(raw) or _NUMBER.match(raw)):
-            token = raw
-        if token:
-            out.append(token)
-    return out
+    return list(filter(None, map(_bare_token, _GLUED.sub(" ", text).split())))
 
 
 def _raw_doubt(raw_score: float | None) -> float:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pymupdf
+from pymupdf import mupdf
 
 from ingestion.errors import PermanentError
 from ingestion.pipeline.base import Block, PageFrame, ParsedDocument
@@ -41,6 +42,10 @@ FOOTER_ONLY_CHARS = 20
 GRID = 48  # resolution of the union-of-rectangles estimate
 TEXT_FLAGS = pymupdf.TEXTFLAGS_BLOCKS
 HIDDEN_MODE_RE = re.compile(rb"(?<![\w.])3\s+Tr\b")
+# An OCR layer sets its render mode in the first operators of the page (at byte 100-900 of
+# the corpus scans), so the content stream is decoded this far first and in full only
+# when the mode is not there.
+CONTENT_HEAD_BYTES = 4096
 
 PAGE_NUMBER_RE = re.compile(
     r"^[-–—\s]*(?:(?:halaman|hal\.?|page)\s*)?\d{1,4}(?:\s*(?:dari|of)\s*\d{1,4})?[-–—\s]*$",
@@ -102,14 +107,54 @@ def _visible_chars(text: str) -> int:
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t")
 
 
-def _invisible_chars(page: pymupdf.Page, chars: int) -> int:
+def _content_head(page: pymupdf.Page, size: int) -> bytes:
+    """The first ``size`` bytes of the page's decoded content, however many streams it has."""
+    pdf_page = mupdf.pdf_page_from_fz_page(page.this)
+    contents = mupdf.pdf_dict_get(pdf_page.obj(), mupdf.PDF_ENUM_NAME_Contents)
+    stream = mupdf.pdf_open_contents_stream(pdf_page.doc(), contents)
+    head = mupdf.fz_read_all(mupdf.fz_open_null_filter(stream, size, 0), size)
+    return bytes(head.fz_buffer_extract())
+
+
+def _draws_invisible_text(page: pymupdf.Page) -> bool:
+    """Whether the page's own content stream sets text render mode 3 (invisible).
+
+    Decoding a whole content stream costs about as much as a tenth of the page's text
+    extraction; the head settles it on every OCR-layered page of the corpus.
+    """
+    head = _content_head(page, CONTENT_HEAD_BYTES)
+    match = HIDDEN_MODE_RE.search(head)
+    if match and match.end() < len(head):
+        return True
+    if len(head) < CONTENT_HEAD_BYTES:  # the head is the whole content
+        return match is not None
+    return HIDDEN_MODE_RE.search(page.read_contents()) is not None
+
+
+# How MuPDF marks a character that was painted; an OCR layer's (render mode 3) has none.
+_PAINTED = mupdf.FZ_STEXT_FILLED | mupdf.FZ_STEXT_STROKED | mupdf.FZ_STEXT_CLIPPED
+
+
+def _first_char_invisible(textpage: pymupdf.TextPage) -> bool:
+    """Whether the first character the page draws is invisible, read from MuPDF's flags."""
+    for block in textpage.this:
+        if block.m_internal.type == mupdf.FZ_STEXT_BLOCK_TEXT:
+            for line in block:
+                for char in line:
+                    return not char.m_internal.flags & _PAINTED
+    return False
+
+
+def _invisible_chars(page: pymupdf.Page, textpage: pymupdf.TextPage, chars: int) -> int:
     """Characters of an invisible OCR layer (text render mode 3) on this page.
 
-    Reading the page's content stream for ``3 Tr`` is ~20x cheaper than a ``dict``
-    extraction; when it matches, all the page's text is counted as hidden. Text inside
-    Form XObjects is not in that stream, so only then the span alphas are inspected.
+    An OCR layer is drawn first or alone, so its first character settles most pages for
+    the price of one look at the extraction already made. Otherwise the page's content
+    stream is searched for ``3 Tr``, ~20x cheaper than a ``dict`` extraction. Either way
+    all the page's text is counted as hidden. Text inside Form XObjects is not in that
+    stream, so only then the span alphas are inspected.
     """
-    if HIDDEN_MODE_RE.search(page.read_contents()):
+    if _first_char_invisible(textpage) or _draws_invisible_text(page):
         return chars
     if not page.get_xobjects():
         return 0
@@ -125,15 +170,18 @@ def _invisible_chars(page: pymupdf.Page, chars: int) -> int:
 
 @dataclass(slots=True)
 class PageText:
-    """One page's extraction: text blocks in reading order, image rectangles, page rect.
+    """One page's extraction: text blocks, image rectangles, page rect and the text page.
 
-    The blocks are PyMuPDF's own tuples ``(x0, y0, x1, y1, text, block_no, type)``, kept
-    whole so later steps can use their rectangles.
+    The blocks come in content order; they are sorted into reading order once the page
+    keeps its text layer (a page that goes to OCR needs no order). They are PyMuPDF's own
+    tuples ``(x0, y0, x1, y1, text, block_no, type)``, kept whole so later steps can use
+    their rectangles.
     """
 
     blocks: list[Any]
     images: list[Box]
     rect: pymupdf.Rect
+    textpage: pymupdf.TextPage
 
 
 _READING_ORDER = operator.itemgetter(3, 0)  # PyMuPDF's sort=True order, without a lambda
@@ -146,19 +194,18 @@ def _extract(page: pymupdf.Page) -> PageText:
     # rect is the page's bound, without a second call into MuPDF.
     textpage = page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_IMAGES)
     raw = textpage.extractBLOCKS()
-    raw.sort(key=_READING_ORDER)
     rect = textpage.rect
-    text_blocks = [b for b in raw if b[6] == 0]
-    if len(text_blocks) == len(raw):
-        return PageText(text_blocks, [], rect)
-    return PageText(text_blocks, [b[:4] for b in raw if b[6] == 1], rect)
+    images = [b[:4] for b in raw if b[6] == 1]
+    if not images:
+        return PageText(raw, images, rect, textpage)
+    return PageText([b for b in raw if b[6] == 0], images, rect, textpage)
 
 
 def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
     text_blocks, images = extracted.blocks, extracted.images
     if not images:
         return OcrDecision(False, "text_layer" if text_blocks else "blank")
-    text = "".join(b[4] for b in text_blocks)
+    text = "".join([b[4] for b in text_blocks])
     chars = _visible_chars(text)
     coverage = _union_fraction(images, extracted.rect)
     if coverage < PARTIAL_SCAN_COVERAGE:
@@ -166,7 +213,9 @@ def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
     if coverage < SCAN_COVERAGE:
         needs = chars < FOOTER_ONLY_CHARS
         return OcrDecision(needs, "partial_scan" if needs else "text_layer", coverage, chars)
-    invisible = _invisible_chars(page, chars) if chars >= HIDDEN_LAYER_CHARS else 0
+    invisible = 0
+    if chars >= HIDDEN_LAYER_CHARS:
+        invisible = _invisible_chars(page, extracted.textpage, chars)
     visible = chars - invisible
     if invisible >= HIDDEN_LAYER_CHARS:
         sample = text[:HIDDEN_LAYER_SAMPLE_CHARS]
@@ -195,6 +244,11 @@ def page_needs_ocr(page: pymupdf.Page) -> bool:
 
 
 def _clean_block_text(text: str) -> str:
+    """The block's lines, each stripped, without empty ones."""
+    text = text.strip()
+    # Most blocks are one line; printable means no other line break or odd space inside.
+    if "\n" not in text and text.isprintable():
+        return text
     return "\n".join(filter(None, map(str.strip, text.splitlines())))
 
 
@@ -227,6 +281,8 @@ def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
     if decision.needs_ocr:
         # The OCR stage supplies this page's text; a stray footer line would duplicate it.
         return [], decision
+    # Sorted only now: a page that goes to OCR does not need its blocks in order.
+    extracted.blocks.sort(key=_READING_ORDER)
     number = page.number + 1 if page.number is not None else 1
     rect = extracted.rect
     # The block tuples already carry their rectangle: keeping it costs no extra pass.
@@ -234,41 +290,44 @@ def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
     x, y = rect.x0, rect.y0
     page_number = PAGE_NUMBER_RE.match
     blocks = []
-    for item in extracted.blocks:
-        text = _clean_block_text(item[4])
+    # Per block, this loop is most of what parse adds to the extraction: unpack once and
+    # build the box only for the rare page whose rect does not start at the origin.
+    for x0, y0, x1, y1, raw, _, _ in extracted.blocks:
+        text = _clean_block_text(raw)
         if text and not page_number(text):
-            box = (item[0] - x, item[1] - y, item[2] - x, item[3] - y)
+            box = (x0 - x, y0 - y, x1 - x, y1 - y) if x or y else (x0, y0, x1, y1)
             blocks.append(Block(text, number, bbox=box, frame=frame))
     return blocks, decision
 
 
+def _edge_keys(blocks: list[Block]) -> dict[int, str]:
+    """The first and last two blocks of a page by position, digits masked, lower case."""
+    last = len(blocks) - 1
+    return {
+        i: _DIGITS_RE.sub("#", blocks[i].text.lower())
+        for i in {0, 1, last - 1, last}
+        if 0 <= i <= last
+    }
+
+
 def _drop_running_heads(pages: list[list[Block]]) -> int:
     """Remove headers/footers repeated on most pages (first/last two blocks, digits masked)."""
-    candidates: list[set[str]] = []
-    for blocks in pages:
-        edge = blocks[:2] + blocks[-2:]
-        candidates.append(
-            {
-                _DIGITS_RE.sub("#", b.text.lower())
-                for b in edge
-                if len(b.text) <= RUNNING_HEAD_MAX_CHARS
-            }
-        )
-    counts = Counter(key for keys in candidates for key in keys)
+    edges = [_edge_keys(blocks) for blocks in pages]
+    counts = Counter(
+        key
+        for blocks, keys in zip(pages, edges, strict=True)
+        for key in {k for i, k in keys.items() if len(blocks[i].text) <= RUNNING_HEAD_MAX_CHARS}
+    )
     threshold = max(3, len([p for p in pages if p]) // 2)
     repeated = {key for key, n in counts.items() if n >= threshold}
     if not repeated:
         return 0
     removed = 0
-    for index, blocks in enumerate(pages):
-        edge_ids = {id(b) for b in blocks[:2] + blocks[-2:]}
-        kept = [
-            b
-            for b in blocks
-            if id(b) not in edge_ids or _DIGITS_RE.sub("#", b.text.lower()) not in repeated
-        ]
-        removed += len(blocks) - len(kept)
-        pages[index] = kept
+    for index, keys in enumerate(edges):
+        drop = {i for i, key in keys.items() if key in repeated}
+        if drop:
+            pages[index] = [b for i, b in enumerate(pages[index]) if i not in drop]
+            removed += len(drop)
     return removed
 
 
