@@ -120,7 +120,9 @@ def refresh_document(document: Document) -> list[RegulationRelation]:
         touched = _targets_of_regulation(rid) | {rid}
         rows = _store(doc)
         touched |= _relink_arrivals(doc)
-        touched |= _targets_of_regulation(rid)
+        # The other editions' relations did not change, and theirs were read above: the
+        # new targets are this edition's rows (one query fewer on every ingest).
+        touched |= {regulation_id(r.target_document) for r in rows if r.target_document}
         for other in touched:
             recompute_in_force(other)
     log.info(
@@ -143,9 +145,11 @@ def _store(doc: Document) -> list[RegulationRelation]:
     own = own_ref(doc, sections)
     regulation = _identified(own) or _has_articles(sections)
     found = extract_relations(doc.title, sections, own) if regulation else []
-    doc.regulation_key = match_key(own) if own is not None and _identified(own) else ""
-    doc.regulation_region = region_key(own) if doc.regulation_key and own else ""
-    doc.save(update_fields=["regulation_key", "regulation_region", "updated_at"])
+    key = match_key(own) if own is not None and _identified(own) else ""
+    region = region_key(own) if key and own else ""
+    if (doc.regulation_key, doc.regulation_region) != (key, region):
+        doc.regulation_key, doc.regulation_region = key, region
+        doc.save(update_fields=["regulation_key", "regulation_region", "updated_at"])
     doc.relations_out.all().delete()
     rows = RegulationRelation.objects.bulk_create([_row(doc, f) for f in found])
     for row in rows:
