@@ -146,8 +146,12 @@ def time_file(path: Path, engines: dict[str, Extractor], repeat: int, peer_repea
     for engine, fn in engines.items():
         if engine != "pdfminer.six":  # it runs in a fresh child process each time
             fn(path)  # warm the OS file cache and lazy imports outside the timing
+    order = list(engines.items())
     for index in range(max(repeat, peer_repeat)):
-        for engine, fn in engines.items():
+        # Each round starts one engine later, so no engine always runs right after the
+        # same other one (whose caches and heap it would inherit).
+        shift = index % len(order)
+        for engine, fn in order[shift:] + order[:shift]:
             if engine not in ("ours", "pymupdf") and index >= peer_repeat:
                 continue
             if engine in ("ours", "pymupdf") and index >= repeat:

@@ -66,6 +66,10 @@ class OcrDecision:
     invisible_chars: int = 0
 
 
+# The decisions of a page without images (most pages), shared: decisions are frozen.
+_TEXT_LAYER = OcrDecision(False, "text_layer")
+_BLANK = OcrDecision(False, "blank")
+
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 as PyMuPDF's blocks give them
 
 
@@ -73,13 +77,13 @@ def _grid_span(low: float, high: float, origin: float, size: float) -> tuple[int
     return round((low - origin) / size * GRID), round((high - origin) / size * GRID)
 
 
-def _union_fraction(boxes: list[Box], page_rect: pymupdf.Rect) -> float:
+def _union_fraction(boxes: list[Box], page_rect: Box) -> float:
     """Share of the page covered by the union of ``boxes`` (mosaic tiles must not add up).
 
     Plain float arithmetic: a ``pymupdf.Rect`` per box costs more than the estimate itself
     on pages of thousands of tiny OCR blocks.
     """
-    px0, py0, px1, py1 = page_rect.x0, page_rect.y0, page_rect.x1, page_rect.y1
+    px0, py0, px1, py1 = page_rect
     width, height = px1 - px0, py1 - py0
     if not boxes or width <= 0 or height <= 0:
         return 0.0
@@ -180,7 +184,7 @@ class PageText:
 
     blocks: list[Any]
     images: list[Box]
-    rect: pymupdf.Rect
+    rect: Box
     textpage: pymupdf.TextPage
 
 
@@ -191,10 +195,12 @@ def _extract(page: pymupdf.Page) -> PageText:
     """Text blocks, image rectangles and the page rect from one text extraction."""
     # Image blocks carry only placement (MuPDF does not decode them here), so one pass
     # yields both the text and the image rectangles the decision needs. The text page's
-    # rect is the page's bound, without a second call into MuPDF.
+    # mediabox is the page's bound, read as plain floats: no second call into MuPDF and
+    # no Rect object per page.
     textpage = page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_IMAGES)
     raw = textpage.extractBLOCKS()
-    rect = textpage.rect
+    box = textpage.this.m_internal.mediabox
+    rect = (box.x0, box.y0, box.x1, box.y1)
     images = [b[:4] for b in raw if b[6] == 1]
     if not images:
         return PageText(raw, images, rect, textpage)
@@ -204,7 +210,7 @@ def _extract(page: pymupdf.Page) -> PageText:
 def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
     text_blocks, images = extracted.blocks, extracted.images
     if not images:
-        return OcrDecision(False, "text_layer" if text_blocks else "blank")
+        return _TEXT_LAYER if text_blocks else _BLANK
     text = "".join([b[4] for b in text_blocks])
     chars = _visible_chars(text)
     coverage = _union_fraction(images, extracted.rect)
@@ -284,10 +290,9 @@ def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
     # Sorted only now: a page that goes to OCR does not need its blocks in order.
     extracted.blocks.sort(key=_READING_ORDER)
     number = page.number + 1 if page.number is not None else 1
-    rect = extracted.rect
+    x, y, right, bottom = extracted.rect
     # The block tuples already carry their rectangle: keeping it costs no extra pass.
-    frame = PageFrame(rect.width, rect.height, "pt", 72)
-    x, y = rect.x0, rect.y0
+    frame = PageFrame(right - x, bottom - y, "pt", 72)
     page_number = PAGE_NUMBER_RE.match
     blocks = []
     # Per block, this loop is most of what parse adds to the extraction: unpack once and
