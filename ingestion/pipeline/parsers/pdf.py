@@ -21,7 +21,7 @@ import pymupdf
 from pymupdf import mupdf
 
 from ingestion.errors import PermanentError
-from ingestion.pipeline.base import Block, PageFrame, ParsedDocument
+from ingestion.pipeline.base import Block, BlockKind, PageFrame, ParsedDocument
 from ingestion.pipeline.ocr.confidence import page_quality_reaches
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
 
@@ -53,6 +53,7 @@ PAGE_NUMBER_RE = re.compile(
 )
 _DIGITS_RE = re.compile(r"\d+")
 RUNNING_HEAD_MAX_CHARS = 120  # headers/footers are short; body text never counts as one
+PARAGRAPH = BlockKind.PARAGRAPH
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +142,13 @@ _PAINTED = mupdf.FZ_STEXT_FILLED | mupdf.FZ_STEXT_STROKED | mupdf.FZ_STEXT_CLIPP
 
 def _first_char_invisible(textpage: pymupdf.TextPage) -> bool:
     """Whether the first character the page draws is invisible, read from MuPDF's flags."""
-    for block in textpage.this:
-        if block.m_internal.type == mupdf.FZ_STEXT_BLOCK_TEXT:
-            for line in block:
-                for char in line:
-                    return not char.m_internal.flags & _PAINTED
+    block = textpage.this.m_internal.first_block  # raw structs: no wrapper per image block
+    while block is not None and block.type != mupdf.FZ_STEXT_BLOCK_TEXT:
+        block = block.next
+    if block is not None:
+        for line in mupdf.FzStextBlock(block):
+            for char in line:
+                return not char.m_internal.flags & _PAINTED
     return False
 
 
@@ -301,7 +304,8 @@ def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
         text = _clean_block_text(raw)
         if text and not page_number(text):
             box = (x0 - x, y0 - y, x1 - x, y1 - y) if x or y else (x0, y0, x1, y1)
-            blocks.append(Block(text, number, bbox=box, frame=frame))
+            # Positional: keyword arguments cost a third of the block's construction.
+            blocks.append(Block(text, number, PARAGRAPH, 0, None, None, box, frame))
     return blocks, decision
 
 
