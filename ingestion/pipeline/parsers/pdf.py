@@ -40,6 +40,7 @@ HIDDEN_LAYER_MIN_QUALITY = 0.5
 HIDDEN_LAYER_SAMPLE_CHARS = 240  # ~30 words tell text from garbage; stemming costs ~30 µs a word
 FOOTER_ONLY_CHARS = 20
 GRID = 48  # resolution of the union-of-rectangles estimate
+EXTRACT_BATCH = 32  # pages extracted before their decisions: a few MB of text pages at most
 TEXT_FLAGS = pymupdf.TEXTFLAGS_BLOCKS
 HIDDEN_MODE_RE = re.compile(rb"(?<![\w.])3\s+Tr\b")
 # An OCR layer sets its render mode in the first operators of the page (at byte 100-900 of
@@ -152,7 +153,7 @@ def _first_char_invisible(textpage: pymupdf.TextPage) -> bool:
     return False
 
 
-def _invisible_chars(page: pymupdf.Page, textpage: pymupdf.TextPage, chars: int) -> int:
+def _invisible_chars(page: pymupdf.Page, starts_invisible: bool, chars: int) -> int:
     """Characters of an invisible OCR layer (text render mode 3) on this page.
 
     An OCR layer is drawn first or alone, so its first character settles most pages for
@@ -161,7 +162,7 @@ def _invisible_chars(page: pymupdf.Page, textpage: pymupdf.TextPage, chars: int)
     all the page's text is counted as hidden. Text inside Form XObjects is not in that
     stream, so only then the span alphas are inspected.
     """
-    if _first_char_invisible(textpage) or _draws_invisible_text(page):
+    if starts_invisible or _draws_invisible_text(page):
         return chars
     if not page.get_xobjects():
         return 0
@@ -177,7 +178,7 @@ def _invisible_chars(page: pymupdf.Page, textpage: pymupdf.TextPage, chars: int)
 
 @dataclass(slots=True)
 class PageText:
-    """One page's extraction: text blocks, image rectangles, page rect and the text page.
+    """One page's extraction: text blocks, image rectangles, page rect, first-character flag.
 
     The blocks come in content order; they are sorted into reading order once the page
     keeps its text layer (a page that goes to OCR needs no order). They are PyMuPDF's own
@@ -188,7 +189,7 @@ class PageText:
     blocks: list[Any]
     images: list[Box]
     rect: Box
-    textpage: pymupdf.TextPage
+    starts_invisible: bool  # its first character is invisible (read on pages with images)
 
 
 _READING_ORDER = operator.itemgetter(3, 0)  # PyMuPDF's sort=True order, without a lambda
@@ -206,8 +207,10 @@ def _extract(page: pymupdf.Page) -> PageText:
     rect = (box.x0, box.y0, box.x1, box.y1)
     images = [b[:4] for b in raw if b[6] == 1]
     if not images:
-        return PageText(raw, images, rect, textpage)
-    return PageText([b for b in raw if b[6] == 0], images, rect, textpage)
+        return PageText(raw, images, rect, False)
+    # Read while the text page is at hand; only a page with images can be a scan.
+    starts_invisible = _first_char_invisible(textpage)
+    return PageText([b for b in raw if b[6] == 0], images, rect, starts_invisible)
 
 
 def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
@@ -224,7 +227,7 @@ def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
         return OcrDecision(needs, "partial_scan" if needs else "text_layer", coverage, chars)
     invisible = 0
     if chars >= HIDDEN_LAYER_CHARS:
-        invisible = _invisible_chars(page, extracted.textpage, chars)
+        invisible = _invisible_chars(page, extracted.starts_invisible, chars)
     visible = chars - invisible
     if invisible >= HIDDEN_LAYER_CHARS:
         sample = text[:HIDDEN_LAYER_SAMPLE_CHARS]
@@ -284,8 +287,7 @@ def _open_pdf(path: Path, limits: ParseLimits) -> pymupdf.Document:
     return doc
 
 
-def _page_blocks(page: pymupdf.Page) -> tuple[list[Block], OcrDecision]:
-    extracted = _extract(page)
+def _page_blocks(page: pymupdf.Page, extracted: PageText) -> tuple[list[Block], OcrDecision]:
     decision = _decide(page, extracted)
     if decision.needs_ocr:
         # The OCR stage supplies this page's text; a stray footer line would duplicate it.
@@ -343,6 +345,15 @@ def _drop_running_heads(pages: list[list[Block]]) -> int:
     return removed
 
 
+def _extract_page(doc: pymupdf.Document, index: int) -> tuple[pymupdf.Page, PageText] | Exception:
+    """The page and its extraction, or the error that stopped them (kept for its page)."""
+    try:
+        page = doc[index]
+        return page, _extract(page)
+    except Exception as exc:
+        return exc
+
+
 def parse_pdf(path: Path, limits: ParseLimits) -> ParsedDocument:
     started = time.perf_counter()
     doc = _open_pdf(path, limits)
@@ -351,20 +362,27 @@ def parse_pdf(path: Path, limits: ParseLimits) -> ParsedDocument:
     per_page: list[list[Block]] = []
     reasons: Counter[str] = Counter()
     try:
-        for index in range(doc.page_count):
-            try:
-                blocks, decision = _page_blocks(doc[index])
-            except Exception as exc:
-                # One broken page must not sink the document; OCR may still read its image.
-                log.info("pdf page %s unreadable: %s", index + 1, exc)
-                result.warnings.append(f"Halaman {index + 1} tidak dapat dibaca: {exc}")
-                result.ocr_pages.append(index + 1)
-                per_page.append([])
-                continue
-            reasons[decision.reason] += 1
-            if decision.needs_ocr:
-                result.ocr_pages.append(index + 1)
-            per_page.append(blocks)
+        for start in range(0, doc.page_count, EXTRACT_BATCH):
+            # A run of pages is extracted back to back, then decided and turned into
+            # blocks: MuPDF's working set and ours each stay warm (~1% of parse time).
+            stop = min(start + EXTRACT_BATCH, doc.page_count)
+            batch = [_extract_page(doc, index) for index in range(start, stop)]
+            for index, extracted in enumerate(batch, start):
+                try:
+                    if isinstance(extracted, Exception):
+                        raise extracted
+                    blocks, decision = _page_blocks(*extracted)
+                except Exception as exc:
+                    # One broken page must not sink the document; OCR may still read it.
+                    log.info("pdf page %s unreadable: %s", index + 1, exc)
+                    result.warnings.append(f"Halaman {index + 1} tidak dapat dibaca: {exc}")
+                    result.ocr_pages.append(index + 1)
+                    per_page.append([])
+                    continue
+                reasons[decision.reason] += 1
+                if decision.needs_ocr:
+                    result.ocr_pages.append(index + 1)
+                per_page.append(blocks)
     finally:
         doc.close()
     if len(result.warnings) == result.page_count:
