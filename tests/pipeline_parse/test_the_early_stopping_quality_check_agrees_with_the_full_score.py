@@ -17,6 +17,15 @@ def test_the_early_stopping_check_agrees_with_the_full_score(text: str, threshol
     assert page_quality_reaches([text], threshold) == (page_quality([text]) >= threshold)
 
 
+PUNCTUATION = st.sampled_from([".", ",", "...", "(", ")", "Pasal"])
+
+
+@given(text=st.lists(PUNCTUATION, max_size=6).map(" ".join))
+def test_a_sample_of_bare_punctuation_scores_zero(text: str) -> None:
+    assert page_quality_reaches([text], 0.5) == (page_quality([text]) >= 0.5)
+    assert page_quality_reaches([text], 0.0)
+
+
 def test_a_clean_sample_reaches_and_a_garbled_one_does_not() -> None:
     assert page_quality_reaches(["Pemerintah Aceh menetapkan ketentuan pelayanan"], 0.5)
     assert not page_quality_reaches(["lJ(o !o xq7 0)fr b0oL0 tJ)NoN"], 0.5)

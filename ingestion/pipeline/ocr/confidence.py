@@ -314,21 +314,27 @@ def _word_score(raw: str) -> tuple[int, float]:
 
 
 def page_quality_reaches(texts: Iterable[str], threshold: float) -> bool:
-    """``page_quality(texts) >= threshold``, stopping once the remaining tokens cannot
-    change the answer (a garbled or a clean layer is usually decided halfway through)."""
-    scores = [score for text in texts for score in map(_word_score, _GLUED.sub(" ", text).split())]
-    total = float(sum(size for size, _ in scores))
-    if not total:
-        return 0.0 >= threshold
-    needed = threshold * total
-    margin = 1e-9 * total  # near the boundary, leave it to the exact sum below
-    known = 0.0
-    left = total
-    for size, credit in scores:
+    """``page_quality(texts) >= threshold``, stopping once the words not yet scored cannot
+    change the answer (a garbled or a clean layer is usually decided halfway through).
+
+    Words are scored only as far as needed: what is left is bounded by the length of the
+    words still to come (a word's token is the word less its edge punctuation), so the
+    final share lies between crediting none and crediting all of them.
+    """
+    words = [word for text in texts for word in _GLUED.sub(" ", text).split()]
+    left = float(sum(map(len, words)))
+    known = seen = 0.0
+    for word in words:
+        size, credit = _word_score(word)
         known += credit
-        left -= size
-        if known >= needed + margin:
+        seen += size
+        left -= len(word)
+        most = seen + left
+        if not most:  # every token so far was bare punctuation, and no word is left
+            break
+        margin = 1e-9 * most  # near the boundary, leave it to the exact share below
+        if known >= threshold * most + margin:
             return True
-        if known + left < needed - margin:
+        if known + left < threshold * most - margin:
             return False
-    return known / total >= threshold
+    return (known / seen if seen else 0.0) >= threshold
