@@ -315,10 +315,9 @@ def _head_key(text: str) -> str:
     return _DIGITS_RE.sub("#", text.lower())
 
 
-def _edge_positions(blocks: list[Block]) -> set[int]:
-    """The first and last two blocks of a page by position."""
-    last = len(blocks) - 1
-    return {i for i in (0, 1, last - 1, last) if 0 <= i <= last}
+def _edges(blocks: list[Block]) -> list[Block]:
+    """The first and last two blocks of a page, each once."""
+    return blocks if len(blocks) <= 4 else blocks[:2] + blocks[-2:]
 
 
 def _drop_running_heads(pages: list[list[Block]]) -> int:
@@ -327,9 +326,7 @@ def _drop_running_heads(pages: list[list[Block]]) -> int:
         key
         for blocks in pages
         for key in {
-            _head_key(blocks[i].text)
-            for i in _edge_positions(blocks)
-            if len(blocks[i].text) <= RUNNING_HEAD_MAX_CHARS
+            _head_key(b.text) for b in _edges(blocks) if len(b.text) <= RUNNING_HEAD_MAX_CHARS
         }
     )
     threshold = max(3, len([p for p in pages if p]) // 2)
@@ -338,9 +335,9 @@ def _drop_running_heads(pages: list[list[Block]]) -> int:
         return 0
     removed = 0
     for index, blocks in enumerate(pages):
-        drop = {i for i in _edge_positions(blocks) if _head_key(blocks[i].text) in repeated}
+        drop = {id(b) for b in _edges(blocks) if _head_key(b.text) in repeated}
         if drop:
-            pages[index] = [b for i, b in enumerate(blocks) if i not in drop]
+            pages[index] = [b for b in blocks if id(b) not in drop]
             removed += len(drop)
     return removed
 
