@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from ingestion.labels import build_title_labels
 from ingestion.legal.citation import document_citation
@@ -54,9 +55,15 @@ class Decision:
     same_source: bool = True
 
 
-def _by_key(request: IngestRequest) -> Any:
-    return Document.objects.filter(
-        source_type=request.source_type, metadata__source_key=request.source_key
+def _candidates(request: IngestRequest, checksum: str) -> list[Document]:
+    """Every row rules 1-3 could pick, in one read: the editions of this key with these
+    bytes or this version, and the rows of these bytes at this version (a handful)."""
+    by_key = Q(source_type=request.source_type, metadata__source_key=request.source_key)
+    same_version = Q(metadata__source_version=request.source_version)
+    return list(
+        Document.objects.filter(
+            (by_key & (Q(checksum=checksum) | same_version)) | (Q(checksum=checksum) & same_version)
+        )
     )
 
 
@@ -66,21 +73,36 @@ def decide(request: IngestRequest, checksum: str) -> Decision:
         target = Document.objects.filter(pk=request.reprocess_document_id).first()
         if target is not None:
             return Decision(Action.CORRECT, target, "reprocess requested")
-    unchanged = _by_key(request).filter(checksum=checksum, status__in=COMPLETED_STATUSES)
+    rows = _candidates(request, checksum)
+    version = request.source_version
+    own = [
+        d
+        for d in rows
+        if d.source_type == request.source_type
+        and d.metadata.get("source_key") == request.source_key
+    ]
+    unchanged = [d for d in own if d.checksum == checksum and d.status in COMPLETED_STATUSES]
     if is_content_key(request, checksum):
-        unchanged = unchanged.filter(metadata__source_version=request.source_version)
-    found = unchanged.order_by("-created_at").first()
-    if found is not None:
-        return Decision(Action.SKIP, found, "unchanged content")
-    same_identity = _by_key(request).filter(metadata__source_version=request.source_version).first()
-    if same_identity is not None:
-        return Decision(Action.CORRECT, same_identity, "same type, key and version")
-    same_bytes = Document.objects.filter(
-        checksum=checksum, metadata__source_version=request.source_version
-    ).first()
-    if same_bytes is not None:
-        return _same_bytes_elsewhere(same_bytes)
+        unchanged = [d for d in unchanged if d.metadata.get("source_version") == version]
+    if unchanged:
+        return Decision(Action.SKIP, max(unchanged, key=_created), "unchanged content")
+    same_identity = [d for d in own if d.metadata.get("source_version") == version]
+    if same_identity:
+        return Decision(Action.CORRECT, min(same_identity, key=_pk), "same type, key and version")
+    same_bytes = [
+        d for d in rows if d.checksum == checksum and d.metadata.get("source_version") == version
+    ]
+    if same_bytes:
+        return _same_bytes_elsewhere(min(same_bytes, key=_pk))
     return Decision(Action.NEW, None, "new document or new edition")
+
+
+def _created(document: Document) -> Any:
+    return document.created_at
+
+
+def _pk(document: Document) -> Any:  # what QuerySet.first() orders by
+    return document.pk
 
 
 def is_content_key(request: IngestRequest, checksum: str) -> bool:
