@@ -13,6 +13,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass
+from itertools import filterfalse
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,8 @@ class PageText:
 
 
 _READING_ORDER = operator.itemgetter(3, 0)  # PyMuPDF's sort=True order, without a lambda
+_IS_IMAGE = operator.itemgetter(6)  # block type: 0 text, 1 image
+_BLOCK_TEXT = operator.itemgetter(4)
 
 
 def _extract(page: pymupdf.Page) -> PageText:
@@ -205,19 +208,20 @@ def _extract(page: pymupdf.Page) -> PageText:
     raw = textpage.extractBLOCKS()
     box = textpage.this.m_internal.mediabox
     rect = (box.x0, box.y0, box.x1, box.y1)
-    images = [b[:4] for b in raw if b[6] == 1]
-    if not images:
-        return PageText(raw, images, rect, False)
+    # filter/map with item getters: C-level passes over a scan's thousands of OCR blocks.
+    if not any(map(_IS_IMAGE, raw)):
+        return PageText(raw, [], rect, False)
+    images = [b[:4] for b in filter(_IS_IMAGE, raw)]
     # Read while the text page is at hand; only a page with images can be a scan.
     starts_invisible = _first_char_invisible(textpage)
-    return PageText([b for b in raw if b[6] == 0], images, rect, starts_invisible)
+    return PageText(list(filterfalse(_IS_IMAGE, raw)), images, rect, starts_invisible)
 
 
 def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
     text_blocks, images = extracted.blocks, extracted.images
     if not images:
         return _TEXT_LAYER if text_blocks else _BLANK
-    text = "".join([b[4] for b in text_blocks])
+    text = "".join(map(_BLOCK_TEXT, text_blocks))
     chars = _visible_chars(text)
     coverage = _union_fraction(images, extracted.rect)
     if coverage < PARTIAL_SCAN_COVERAGE:
