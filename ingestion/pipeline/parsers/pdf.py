@@ -144,14 +144,18 @@ _PAINTED = mupdf.FZ_STEXT_FILLED | mupdf.FZ_STEXT_STROKED | mupdf.FZ_STEXT_CLIPP
 
 def _first_char_invisible(textpage: pymupdf.TextPage) -> bool:
     """Whether the first character the page draws is invisible, read from MuPDF's flags."""
-    block = textpage.this.m_internal.first_block  # raw structs: no wrapper per image block
+    # Raw structs and one C++ iterator: the Python iteration wrappers cost more than this.
+    block = textpage.this.m_internal.first_block
     while block is not None and block.type != mupdf.FZ_STEXT_BLOCK_TEXT:
         block = block.next
-    if block is not None:
-        for line in mupdf.FzStextBlock(block):
-            for char in line:
-                return not char.m_internal.flags & _PAINTED
-    return False
+    if block is None:
+        return False
+    lines = mupdf.FzStextBlock(block)
+    first = lines.begin()
+    if first == lines.end():
+        return False
+    char = first.__ref__().m_internal.first_char
+    return char is not None and not char.flags & _PAINTED
 
 
 def _invisible_chars(page: pymupdf.Page, starts_invisible: bool, chars: int) -> int:
