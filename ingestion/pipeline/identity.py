@@ -86,23 +86,23 @@ def decide(request: IngestRequest, checksum: str) -> Decision:
         unchanged = [d for d in unchanged if d.metadata.get("source_version") == version]
     if unchanged:
         return Decision(Action.SKIP, max(unchanged, key=_created), "unchanged content")
+    # Rules 2 and 3 find at most one row (both are unique constraints); the newest is what
+    # QuerySet.first() picked under Document's default ordering.
     same_identity = [d for d in own if d.metadata.get("source_version") == version]
     if same_identity:
-        return Decision(Action.CORRECT, min(same_identity, key=_pk), "same type, key and version")
+        return Decision(
+            Action.CORRECT, max(same_identity, key=_created), "same type, key and version"
+        )
     same_bytes = [
         d for d in rows if d.checksum == checksum and d.metadata.get("source_version") == version
     ]
     if same_bytes:
-        return _same_bytes_elsewhere(min(same_bytes, key=_pk))
+        return _same_bytes_elsewhere(max(same_bytes, key=_created))
     return Decision(Action.NEW, None, "new document or new edition")
 
 
 def _created(document: Document) -> Any:
     return document.created_at
-
-
-def _pk(document: Document) -> Any:  # what QuerySet.first() orders by
-    return document.pk
 
 
 def is_content_key(request: IngestRequest, checksum: str) -> bool:

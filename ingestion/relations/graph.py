@@ -120,8 +120,9 @@ def refresh_document(document: Document) -> list[RegulationRelation]:
         touched = _targets_of_regulation(rid) | {rid}
         rows = _store(doc)
         touched |= _relink_arrivals(doc)
-        # The other editions' relations did not change, and theirs were read above: the
-        # new targets are this edition's rows (one query fewer on every ingest).
+        # The other editions' targets were read above, and a relation the relink moved
+        # reports its old and new targets itself: what is new is this edition's rows
+        # (one query fewer on every ingest).
         touched |= {regulation_id(r.target_document) for r in rows if r.target_document}
         for other in touched:
             recompute_in_force(other)

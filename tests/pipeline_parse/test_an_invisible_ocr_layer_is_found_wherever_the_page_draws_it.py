@@ -1,5 +1,6 @@
 """The hidden-OCR-layer check looks at the first character MuPDF extracted, then at the
-head of the content stream, then at all of it: a layer found by any of them is used."""
+head of the content stream, then at all of it: a layer found by any of them is used, and
+judged by the top of the page whatever order it was drawn in."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ingestion.pipeline.parsers.pdf import CONTENT_HEAD_BYTES
 from tests.pipeline_parse.helpers import PARAGRAPH, scan_page
 
 LAYER_RECT = pymupdf.Rect(60, 60, 535, 760)
+GARBLED = "lJ(o !o xq7 0)fr b0oL0 tJ)NoN ;Tq~ " * 8
 
 
 def _hidden_mode_offset(page: pymupdf.Page) -> int:
@@ -53,3 +55,35 @@ def test_a_visible_text_layer_over_a_scan_is_not_taken_for_a_hidden_one() -> Non
     decision = decide_page_ocr(page)
     assert decision.reason == "text_over_image"
     assert decision.invisible_chars == 0
+
+
+def test_a_layer_whose_first_character_is_invisible_counts_all_the_page_text_as_hidden() -> None:
+    layer = pymupdf.open()
+    layer.new_page(width=595, height=842).insert_textbox(LAYER_RECT, PARAGRAPH * 5, render_mode=3)
+    doc = pymupdf.open()
+    page = scan_page(doc, PARAGRAPH * 5)
+    page.show_pdf_page(page.rect, layer, 0)  # drawn first, inside a Form XObject
+    page.insert_text((60, 830), "jdih.acehprov.go.id " * 3, fontsize=8)  # visible, after it
+    decision = decide_page_ocr(page)
+    assert decision.reason == "hidden_text_layer"
+    assert decision.visible_chars == 0  # as when a page's own stream sets 3 Tr anywhere
+
+
+def test_a_layer_drawn_bottom_first_is_judged_by_the_top_of_the_page() -> None:
+    doc = pymupdf.open()
+    page = scan_page(doc, PARAGRAPH * 5)
+    page.insert_textbox(pymupdf.Rect(60, 500, 535, 800), GARBLED, render_mode=3)
+    page.insert_textbox(pymupdf.Rect(60, 60, 535, 400), PARAGRAPH * 3, render_mode=3)
+    decision = decide_page_ocr(page)
+    assert decision.reason == "hidden_text_layer"
+    assert decision.needs_ocr is False
+
+
+def test_a_garbled_layer_at_the_top_of_the_page_sends_it_to_ocr() -> None:
+    doc = pymupdf.open()
+    page = scan_page(doc, PARAGRAPH * 5)
+    page.insert_textbox(pymupdf.Rect(60, 500, 535, 800), PARAGRAPH * 3, render_mode=3)
+    page.insert_textbox(pymupdf.Rect(60, 60, 535, 400), GARBLED, render_mode=3)
+    decision = decide_page_ocr(page)
+    assert decision.reason == "garbled_hidden_layer"
+    assert decision.needs_ocr is True

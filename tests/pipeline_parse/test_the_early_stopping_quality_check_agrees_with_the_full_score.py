@@ -21,7 +21,7 @@ PUNCTUATION = st.sampled_from([".", ",", "...", "(", ")", "Pasal"])
 
 
 @given(text=st.lists(PUNCTUATION, max_size=6).map(" ".join))
-def test_a_sample_of_bare_punctuation_scores_zero(text: str) -> None:
+def test_samples_of_bare_punctuation_get_the_full_answer_too(text: str) -> None:
     assert page_quality_reaches([text], 0.5) == (page_quality([text]) >= 0.5)
     assert page_quality_reaches([text], 0.0)
 

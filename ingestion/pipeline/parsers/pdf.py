@@ -226,9 +226,13 @@ def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
     text_blocks, images = extracted.blocks, extracted.images
     if not images:
         return _TEXT_LAYER if text_blocks else _BLANK
+    coverage = _union_fraction(images, extracted.rect)
+    if coverage >= SCAN_COVERAGE:
+        # A hidden layer's garble check samples the top of the page, and a layer may be
+        # drawn in any order. In place: a page that keeps its layer is not sorted again.
+        text_blocks.sort(key=_READING_ORDER)
     text = "".join(map(_BLOCK_TEXT, text_blocks))
     chars = _visible_chars(text)
-    coverage = _union_fraction(images, extracted.rect)
     if coverage < PARTIAL_SCAN_COVERAGE:
         return OcrDecision(False, "text_layer" if chars else "blank", coverage, chars)
     if coverage < SCAN_COVERAGE:
@@ -360,6 +364,13 @@ def _extract_page(doc: pymupdf.Document, index: int) -> tuple[pymupdf.Page, Page
         return exc
 
 
+def _unreadable(result: ParsedDocument, number: int, exc: Exception) -> None:
+    """One broken page must not sink the document; OCR may still read its image."""
+    log.info("pdf page %s unreadable: %s", number, exc)
+    result.warnings.append(f"Halaman {number} tidak dapat dibaca: {exc}")
+    result.ocr_pages.append(number)
+
+
 def _extracted_pages(
     doc: pymupdf.Document,
 ) -> Iterator[tuple[int, tuple[pymupdf.Page, PageText] | Exception]]:
@@ -384,13 +395,10 @@ def parse_pdf(path: Path, limits: ParseLimits) -> ParsedDocument:
         for index, extracted in _extracted_pages(doc):
             try:
                 if isinstance(extracted, Exception):
-                    raise extracted
+                    raise extracted  # the extraction's own error, reported like the others
                 blocks, decision = _page_blocks(*extracted)
             except Exception as exc:
-                # One broken page must not sink the document; OCR may still read its image.
-                log.info("pdf page %s unreadable: %s", index + 1, exc)
-                result.warnings.append(f"Halaman {index + 1} tidak dapat dibaca: {exc}")
-                result.ocr_pages.append(index + 1)
+                _unreadable(result, index + 1, exc)
                 per_page.append([])
                 continue
             reasons[decision.reason] += 1
