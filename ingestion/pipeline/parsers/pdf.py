@@ -358,7 +358,7 @@ def _drop_running_heads(pages: list[list[Block]]) -> int:
 def _extract_page(doc: pymupdf.Document, index: int) -> tuple[pymupdf.Page, PageText] | Exception:
     """The page and its extraction, or the error that stopped them (kept for its page)."""
     try:
-        page = doc[index]
+        page = doc.load_page(index)  # doc[index] checks the index again
         return page, _extract(page)
     except Exception as exc:
         return exc
