@@ -42,7 +42,7 @@ HIDDEN_LAYER_MIN_QUALITY = 0.5
 HIDDEN_LAYER_SAMPLE_CHARS = 240  # ~30 words tell text from garbage; stemming costs ~30 µs a word
 FOOTER_ONLY_CHARS = 20
 GRID = 48  # resolution of the union-of-rectangles estimate
-EXTRACT_BATCH = 32  # pages extracted before their decisions (their blocks: a few MB at most)
+EXTRACT_BATCH = 64  # pages extracted before their decisions (their blocks: a few MB at most)
 TEXT_FLAGS = pymupdf.TEXTFLAGS_BLOCKS
 HIDDEN_MODE_RE = re.compile(rb"(?<![\w.])3\s+Tr\b")
 # An OCR layer sets its render mode in the first operators of the page (at byte 100-900 of
