@@ -8,7 +8,7 @@ import re
 
 import pymupdf
 
-from ingestion.pipeline.parse import decide_page_ocr
+from ingestion.pipeline.parse import OcrDecision, decide_page_ocr
 from ingestion.pipeline.parsers.pdf import CONTENT_HEAD_BYTES
 from tests.pipeline_parse.helpers import PARAGRAPH, scan_page
 
@@ -36,12 +36,24 @@ def test_a_layer_drawn_after_a_visible_footer_and_a_long_drawing_is_found() -> N
     assert decision.invisible_chars >= decision.visible_chars
 
 
-def test_a_layer_inside_a_form_xobject_is_found() -> None:
+def _scan_with_a_form_xobject_layer(doc: pymupdf.Document) -> pymupdf.Page:
     layer = pymupdf.open()
     layer.new_page(width=595, height=842).insert_textbox(LAYER_RECT, PARAGRAPH * 5, render_mode=3)
+    page = scan_page(doc, PARAGRAPH * 5)
+    page.show_pdf_page(page.rect, layer, 0)  # the layer becomes a Form XObject, drawn first
+    return page
+
+
+def _scan_with_a_layer_drawn_bottom_first(bottom: str, top: str) -> OcrDecision:
     doc = pymupdf.open()
     page = scan_page(doc, PARAGRAPH * 5)
-    page.show_pdf_page(page.rect, layer, 0)  # the layer becomes a Form XObject
+    page.insert_textbox(pymupdf.Rect(60, 500, 535, 800), bottom, render_mode=3)
+    page.insert_textbox(pymupdf.Rect(60, 60, 535, 400), top, render_mode=3)
+    return decide_page_ocr(page)
+
+
+def test_a_layer_inside_a_form_xobject_is_found() -> None:
+    page = _scan_with_a_form_xobject_layer(pymupdf.open())
     assert not re.search(rb"3\s+Tr\b", page.read_contents())
     decision = decide_page_ocr(page)
     assert decision.reason == "hidden_text_layer"
@@ -58,11 +70,7 @@ def test_a_visible_text_layer_over_a_scan_is_not_taken_for_a_hidden_one() -> Non
 
 
 def test_a_layer_whose_first_character_is_invisible_counts_all_the_page_text_as_hidden() -> None:
-    layer = pymupdf.open()
-    layer.new_page(width=595, height=842).insert_textbox(LAYER_RECT, PARAGRAPH * 5, render_mode=3)
-    doc = pymupdf.open()
-    page = scan_page(doc, PARAGRAPH * 5)
-    page.show_pdf_page(page.rect, layer, 0)  # drawn first, inside a Form XObject
+    page = _scan_with_a_form_xobject_layer(pymupdf.open())
     page.insert_text((60, 830), "jdih.acehprov.go.id " * 3, fontsize=8)  # visible, after it
     decision = decide_page_ocr(page)
     assert decision.reason == "hidden_text_layer"
@@ -70,20 +78,12 @@ def test_a_layer_whose_first_character_is_invisible_counts_all_the_page_text_as_
 
 
 def test_a_layer_drawn_bottom_first_is_judged_by_the_top_of_the_page() -> None:
-    doc = pymupdf.open()
-    page = scan_page(doc, PARAGRAPH * 5)
-    page.insert_textbox(pymupdf.Rect(60, 500, 535, 800), GARBLED, render_mode=3)
-    page.insert_textbox(pymupdf.Rect(60, 60, 535, 400), PARAGRAPH * 3, render_mode=3)
-    decision = decide_page_ocr(page)
+    decision = _scan_with_a_layer_drawn_bottom_first(bottom=GARBLED, top=PARAGRAPH * 3)
     assert decision.reason == "hidden_text_layer"
     assert decision.needs_ocr is False
 
 
 def test_a_garbled_layer_at_the_top_of_the_page_sends_it_to_ocr() -> None:
-    doc = pymupdf.open()
-    page = scan_page(doc, PARAGRAPH * 5)
-    page.insert_textbox(pymupdf.Rect(60, 500, 535, 800), PARAGRAPH * 3, render_mode=3)
-    page.insert_textbox(pymupdf.Rect(60, 60, 535, 400), GARBLED, render_mode=3)
-    decision = decide_page_ocr(page)
+    decision = _scan_with_a_layer_drawn_bottom_first(bottom=PARAGRAPH * 3, top=GARBLED)
     assert decision.reason == "garbled_hidden_layer"
     assert decision.needs_ocr is True
