@@ -156,6 +156,15 @@ def _read(text: str, own: RegulationRef) -> list[AmendmentText]:
     return results
 
 
+def regulation_dates(text: str) -> tuple[date | None, date | None]:
+    """(enacted, in force) of any regulation: "Diundangkan di … pada tanggal …" and "mulai
+    berlaku pada tanggal diundangkan" (the enactment date) or the later date it states."""
+    try:
+        return _dates(without_penjelasan(strip_catchwords(text)))
+    except (ValueError, IndexError, RecursionError):
+        return None, None
+
+
 def _dates(body: str) -> tuple[date | None, date | None]:
     matches = list(_ENACTED_RE.finditer(body))
     enacted = read_date(matches[-1].group("when")) if matches else None
