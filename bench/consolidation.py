@@ -33,17 +33,22 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ingestion.legal.amendments.apply import Consolidation, PasalState, consolidate  # noqa: E402
-from ingestion.legal.amendments.model import AmendmentText, Operation  # noqa: E402
-from ingestion.legal.amendments.pasal import pasal_texts  # noqa: E402
-from ingestion.legal.amendments.read import read_amendments, regulation_dates  # noqa: E402
-from ingestion.legal.amendments.text import normalise_space  # noqa: E402
-from ingestion.legal.citation import RegulationRef  # noqa: E402
+from ingestion.legal.amendments.apply import (
+    Consolidation,
+    PasalState,
+    consolidate,
+    in_part,
+)
+from ingestion.legal.amendments.model import AmendmentText, Operation
+from ingestion.legal.amendments.pasal import pasal_texts
+from ingestion.legal.amendments.read import read_amendments, regulation_dates
+from ingestion.legal.amendments.text import normalise_space
+from ingestion.legal.citation import RegulationRef
 
 DEFAULT_CORPUS = Path("/work/shared/corpus")
 _FILE_REF_RE = re.compile(r"^(?P<jenis>uu|pp)_(?P<nomor>\d+)_(?P<tahun>\d{4})")
@@ -73,9 +78,12 @@ class Figures:
     untouched: int = 0
     untouched_kept: int = 0
     ms: float = 0.0
+    unequal: list[str] = field(default_factory=list)
 
     def add(self, other: Figures) -> None:
         for name in self.__dataclass_fields__:
+            if name == "unequal":
+                continue
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
@@ -120,14 +128,15 @@ def run_chain(chain: Chain) -> tuple[Figures, Consolidation]:
     return figures, result
 
 
-def _score(figures: Figures, original: list, texts: list[AmendmentText], result: Consolidation) -> None:
+def _score(
+    figures: Figures, original: list, texts: list[AmendmentText], result: Consolidation
+) -> None:
     instructions = [i for text in texts for i in text.instructions]
     figures.found = len(instructions)
     figures.parsed = sum(i.operation is not None for i in instructions)
     figures.applied = len(result.applied)
     figures.unparsed = len(result.unparsed)
     figures.conflict = len(result.conflicts)
-    babs = {p.number: p.bab for p in original}
     expected: dict[str, str] = {}
     deleted: set[str] = set()
     named: set[str] = set()
@@ -147,7 +156,7 @@ def _score(figures: Figures, original: list, texts: list[AmendmentText], result:
                 deleted.add(target.pasal)
                 expected.pop(target.pasal, None)
             elif target.bab and not target.pasal:
-                gone = {n for n, b in babs.items() if b == target.bab}
+                gone = {p.number for p in original if in_part(p, target)}
                 deleted |= gone
                 named |= gone
     final = {h.number: h.current for h in result.pasals}
@@ -157,6 +166,11 @@ def _score(figures: Figures, original: list, texts: list[AmendmentText], result:
         for number, text in expected.items()
         if number in final and normalise_space(final[number].text) == normalise_space(text)
     )
+    figures.unequal = [
+        n
+        for n, t in expected.items()
+        if n not in final or normalise_space(final[n].text) != normalise_space(t)
+    ]
     figures.deleted = len(deleted)
     figures.deleted_marked = sum(
         1 for n in deleted if n in final and final[n].state is PasalState.DELETED
@@ -193,8 +207,10 @@ def dev_report(corpus: Path, verbose: bool) -> list[Chain]:
     for chain in found:
         figures, result = run_chain(chain)
         total.add(figures)
-        note = "" if result.chain_complete else "  missing: " + ", ".join(
-            str(r.short) for r in result.missing
+        note = (
+            ""
+            if result.chain_complete
+            else "  missing: " + ", ".join(str(r.short) for r in result.missing)
         )
         print(_line(chain.name, figures) + note)
         if verbose:
@@ -202,6 +218,8 @@ def dev_report(corpus: Path, verbose: bool) -> list[Chain]:
                 print(f"    conflict {instruction.source}: {reason}")
             for instruction in result.unparsed:
                 print(f"    unparsed {instruction.source}: {instruction.reason}")
+            for number in figures.unequal:
+                print(f"    restated Pasal {number} differs from the consolidated wording")
     print(_line("TOTAL", total))
     return found
 

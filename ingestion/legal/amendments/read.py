@@ -83,11 +83,11 @@ _PENJELASAN_ONLY_RE = re.compile(
 _BETWEEN_RE = re.compile(
     r"\bdi\s?antara\s+(?P<x>(?:ketentuan\s+)?(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|angka)\b.+?)"
     r"\s+(?:dan\s+)?(?P<y>(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|"
-    r"angka)\b.+?)\s+(?:disisip|ditambah|menyisipkan)",
+    r"angka)\b\s*\S+?)(?=\s+(?:disisip|ditambah|menyisipkan|yang|sehingga)\b|,|\s*$)",
     re.IGNORECASE,
 )
 _NEW_UNITS_RE = re.compile(
-    r"\b(?:yakni|yaitu|ialah|yaknl)\b(?P<units>.+?)(?:\bsehingga\b|\byang\s+(?:diletakkan|"
+    r"\b(?:yakni|yaitu|ialah|yaknl|dijadikan|menjadi)\b(?P<units>.+?)(?:\bsehingga\b|\byang\s+(?:diletakkan|"
     r"berbunyi|berisi)|\bberbunyi\b|$)|\bdisisipkan\s+(?P<direct>(?:huruf|angka|ayat)\s+\S+)",
     re.IGNORECASE | re.DOTALL,
 )
@@ -442,7 +442,10 @@ def _operation(head: str) -> Operation | None:
         r"sehingga\s+(?:keseluruhan\s+)?pasal", head, re.IGNORECASE
     ):
         return Operation.PENJELASAN
-    if _STARTS_BETWEEN_RE.match(head) and (_INSERT_RE.search(head) or _ADD_RE.search(head)):
+    between = _STARTS_BETWEEN_RE.match(head) or (
+        re.search(r"\bdi\s?antara\b", head, re.IGNORECASE) and not _MODIFY_RE.search(head)
+    )
+    if between and (_INSERT_RE.search(head) or _ADD_RE.search(head)):
         return Operation.INSERT
     if _MODIFY_RE.search(head):
         return Operation.REPLACE
