@@ -204,7 +204,36 @@ def _apply(pasals: list[PasalHistory], step: _Step) -> str:
         return _delete(pasals, step)
     if all(t.pasal is None for t in instruction.targets):
         return ""  # a Bab / Bagian heading's new title: no Pasal wording changes
+    if instruction.words and not _new_wording_given(instruction):
+        return _replace_words(pasals, step)
     return _edit_units(pasals, step)
+
+
+def _new_wording_given(instruction: Instruction) -> bool:
+    return any(
+        _new_unit_text(instruction.body, t) is not None
+        for t in instruction.targets
+        if t.ayat or t.huruf or t.angka
+    )
+
+
+def _replace_words(pasals: list[PasalHistory], step: _Step) -> str:
+    """'perkataan "X" diganti dengan perkataan "Y"' in each Pasal (or unit) named."""
+    assert step.instruction.words is not None
+    old, new = step.instruction.words
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in old.split()))
+    edits: list[tuple[PasalHistory, str]] = []
+    for number in dict.fromkeys(t.pasal for t in step.instruction.targets if t.pasal):
+        index = _find(pasals, number)
+        if index is None or not _live(pasals[index]):
+            return f"Pasal {number} tidak ada dalam peraturan yang diubah."
+        text = pasals[index].current.text
+        if not pattern.search(text):
+            return f'Kata "{old}" tidak ditemukan dalam Pasal {number}.'
+        edits.append((pasals[index], pattern.sub(new.replace("\\", "\\\\"), text)))
+    for history, text in edits:
+        _add_version(history, PasalState.AMENDED, text, step)
+    return ""
 
 
 def _check_units(pasals: list[PasalHistory], instruction: Instruction) -> str:

@@ -64,7 +64,7 @@ _KEYWORD_RE = re.compile(
 )
 _VERB_RE = re.compile(
     r"\b(?:di\s?ubah|disisipkan|disisip|dihapus|dihapuskan|ditambah\w*|menambah\w*|"
-    r"menyisipkan|dicabut|diganti|tetap)\b",
+    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*)\b",
     re.IGNORECASE,
 )
 _HEAD_END_RE = re.compile(
@@ -72,10 +72,18 @@ _HEAD_END_RE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
-_MODIFY_RE = re.compile(r"\bdi\s?ubah\b", re.IGNORECASE)
+_MODIFY_RE = re.compile(r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b", re.I)
 _INSERT_RE = re.compile(r"\bdisisip(?:kan)?\b|\bmenyisipkan\b", re.IGNORECASE)
 _ADD_RE = re.compile(r"\bditambah\w*\b|\bmenambah\w*\b", re.IGNORECASE)
-_DELETE_RE = re.compile(r"\bdihapus(?:kan)?\b|\bdicabut\b", re.IGNORECASE)
+_DELETE_RE = re.compile(r"\bdihapus(?:kan)?\b|\bdicabut\b|\bmenghapus\w*\b", re.IGNORECASE)
+# "perkataan "Anggota ABRI" diganti dengan perkataan "Prajurit ABRI"": words, not a unit.
+_WORDS_RE = re.compile(
+    r"\b(?:kata-kata|kata|perkataan|frasa|frase|istilah|sebutan)\s*[\"“”'](?P<old>[^\"“”]{1,300})[\"“”']"
+    r"\s*(?:,\s*)?(?:diganti|diubah)\s+(?:dengan|menjadi)\s+"
+    r"(?:(?:kata-kata|kata|perkataan|frasa|frase|istilah|sebutan)\s*)?"
+    r"[\"“”'](?P<new>[^\"“”]{0,300})[\"“”']",
+    re.IGNORECASE,
+)
 _STARTS_BETWEEN_RE = re.compile(r"\s*[\"“]?(?:di\s?antara|antara)\b", re.IGNORECASE)
 _PENJELASAN_ONLY_RE = re.compile(
     r"\btetap\b[^.:]*\bpenjelasan|^\s*penjelasan\b|substansi\s+tetap", re.IGNORECASE
@@ -411,7 +419,8 @@ def _instruction(ordinal: int, source: str, item: str) -> Instruction:
     new_pasal: tuple[NewPasal, ...] = ()
     if operation is not Operation.PENJELASAN:
         new_pasal = _new_pasal(fixed, body, targets, context, operation)
-    reason = _unreadable(operation, targets, new_pasal, body, fixed)
+    words = _WORDS_RE.search(fixed)
+    reason = "" if words and targets else _unreadable(operation, targets, new_pasal, body, fixed)
     return Instruction(
         ordinal=ordinal,
         source=source,
@@ -423,6 +432,7 @@ def _instruction(ordinal: int, source: str, item: str) -> Instruction:
         text=item,
         reason=reason,
         body=body,
+        words=(words.group("old"), words.group("new")) if words else None,
     )
 
 
@@ -458,8 +468,14 @@ def _operation(head: str) -> Operation | None:
     return None
 
 
+_LAMPIRAN_RE = re.compile(r"\bLampiran(?:\s+(?P<no>[IVXLC]+)\b)?", re.IGNORECASE)
+
+
 def _units(text: str) -> list[tuple[str, str]]:
     """(kind, number) of every unit ``text`` names, in order ("ayat (2)" → ("ayat", "2"))."""
+    lampiran = _LAMPIRAN_RE.search(text)
+    if lampiran is not None and not _UNIT_RE.search(text, 0, lampiran.start()):
+        return [("lampiran", (lampiran.group("no") or "").upper())]  # an annex, not a Pasal
     units = []
     for match in _UNIT_RE.finditer(text):
         kind = match.group("kind").lower()
@@ -540,7 +556,10 @@ def _targets(head: str, operation: Operation, context: Target) -> tuple[Target, 
         if operation is Operation.INSERT and not _MODIFY_RE.search(head):
             return (context,) if context.pasal or context.bab else ()
     verb = _first_verb(head)
-    return _resolve(_units(head[:verb]), context) or ((context,) if context.label() else ())
+    named = _units(head[:verb])
+    if not named:  # "Mengubah Lampiran II …": the active verb comes first
+        named = _units(re.split(r"\bsehingga\b", head, maxsplit=1)[0])
+    return _resolve(named, context) or ((context,) if context.label() else ())
 
 
 def _first_verb(head: str) -> int:
@@ -560,7 +579,9 @@ def _resolve(units: list[tuple[str, str]], context: Target) -> tuple[Target, ...
     pending: list[tuple[str, str]] = []
     ayat: str | None = None
     for index, (kind, number) in enumerate(units):
-        if kind == "bab":
+        if kind == "lampiran":
+            targets.append(Target(lampiran=number))
+        elif kind == "bab":
             bab = number
         elif kind == "bagian":
             bagian = number
@@ -661,6 +682,7 @@ def _unreadable(
     if operation is Operation.DELETE:
         return ""
     judul = re.match(r"\s*judul\b", head, re.IGNORECASE)
-    if not new_pasal and not body and not judul:
+    annex = bool(targets) and all(t.lampiran is not None for t in targets)
+    if not new_pasal and not body and not judul and not annex:
         return "Rumusan baru tidak ditemukan."
     return ""
