@@ -29,7 +29,7 @@ from ingestion.legal.amendments.model import (
 )
 from ingestion.legal.amendments.pasal import PasalText, split_pasal, without_penjelasan
 from ingestion.legal.amendments.text import fix_numbers, read_date, strip_catchwords
-from ingestion.legal.citation import RegulationRef, find_regulations
+from ingestion.legal.citation import RegulationRef, canonical_jenis, find_regulations
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ _INTRO_RE = re.compile(
     r"(?=(?:undang|peraturan|keputusan|qanun|perpu|uu\b|pp\b))",
     re.IGNORECASE,
 )
+_INTRO_FORMULA_RE = re.compile(r"sebagai\s+berikut\s*:?", re.IGNORECASE)
 _INTRO_END_RE = re.compile(r"sebagai\s+berikut\s*:?|:", re.IGNORECASE)
 _OWN_PASAL_I_RE = re.compile(r"(?:^|\n)[ \t]*Pasal\s+I[ \t]*(?:\n|$)")
 _OWN_PASAL_II_RE = re.compile(r"(?:^|\n)[ \t\"“”]*Pasal\s+(?:II|III)[ \t]*(?:\n|$)")
@@ -64,7 +65,7 @@ _KEYWORD_RE = re.compile(
 )
 _VERB_RE = re.compile(
     r"\b(?:di\s?ubah|disisipkan|disisip|dihapus|dihapuskan|ditambah\w*|menambah\w*|"
-    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*)\b",
+    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*|dipecah)\b",
     re.IGNORECASE,
 )
 _HEAD_END_RE = re.compile(
@@ -72,7 +73,9 @@ _HEAD_END_RE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
-_MODIFY_RE = re.compile(r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b", re.I)
+_MODIFY_RE = re.compile(
+    r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b|\bdipecah\b", re.IGNORECASE
+)
 _INSERT_RE = re.compile(r"\bdisisip(?:kan)?\b|\bmenyisipkan\b", re.IGNORECASE)
 _ADD_RE = re.compile(r"\bditambah\w*\b|\bmenambah\w*\b", re.IGNORECASE)
 _DELETE_RE = re.compile(r"\bdihapus(?:kan)?\b|\bdicabut\b|\bmenghapus\w*\b", re.IGNORECASE)
@@ -91,7 +94,7 @@ _PENJELASAN_ONLY_RE = re.compile(
 _BETWEEN_RE = re.compile(
     r"\bdi\s?antara\s+(?P<x>(?:ketentuan\s+)?(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|angka)\b.+?)"
     r"\s+(?:dan\s+)?(?P<y>(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|"
-    r"angka)\b\s*\S+?)(?=\s+(?:disisip|ditambah|menyisipkan|yang|sehingga)\b|,|\s*$)",
+    r"angka)\b\s*\S+?)(?=\s+(?:disisip\w*|ditambah\w*|menyisipkan|yang|sehingga)\b|,|\s*$)",
     re.IGNORECASE,
 )
 _NEW_UNITS_RE = re.compile(
@@ -194,7 +197,8 @@ def _sections(body: str) -> list[_Section]:
     for match in _INTRO_RE.finditer(body, search_from):
         if intros and match.start() < intros[-1][1]:
             continue
-        end = _INTRO_END_RE.search(body, match.end(), match.end() + MAX_INTRO)
+        end = _INTRO_FORMULA_RE.search(body, match.end(), match.end() + MAX_INTRO)
+        end = end or _INTRO_END_RE.search(body, match.end(), match.end() + MAX_INTRO)
         if end is None:
             continue
         intro = body[match.start() : end.end()]
@@ -249,10 +253,39 @@ def _regulations(
     earlier_at = _EARLIER_RE.search(fixed)
     earlier: list[RegulationRef] = []
     if earlier_at:
-        for ref, (start, _end) in mentions[1:]:
-            if start > earlier_at.start() and ref.key != target.key and ref not in earlier:
-                earlier.append(ref)
+        last_end = earlier_at.end()
+        for ref, (start, end) in mentions[1:]:
+            if start < earlier_at.start() or ref.key == target.key or ref in earlier:
+                continue
+            between = fixed[last_end:start]
+            if re.search(r"\btentang\b", between) and not re.search(r"\bdan\b|;", between):
+                continue  # named inside the previous amendment's title
+            earlier.append(ref)
+            last_end = end
+        earlier.extend(r for r in _listed_earlier(fixed[earlier_at.start() :]) if r not in earlier)
     return target, tuple(earlier)
+
+
+_LISTED_RE = re.compile(
+    r"diubah\s+(?:terakhir\s+)?dengan\s+(?P<jenis>Undang-Undang|Peraturan\s+Pemerintah|"
+    r"Peraturan\s+Presiden|Peraturan\s+Daerah)\s*:(?P<list>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_LISTED_ITEM_RE = re.compile(r"Nomor\s+(?P<nomor>\d{1,4})\s+Tahun\s+(?P<tahun>(?:19|20)\d{2})")
+
+
+def _listed_earlier(text: str) -> list[RegulationRef]:
+    """ "diubah dengan Undang-Undang: a. Nomor 9 Tahun 1994 …; b. Nomor 16 Tahun 2000 …"."""
+    match = _LISTED_RE.search(text)
+    if match is None:
+        return []
+    jenis = canonical_jenis(match.group("jenis"))
+    if jenis is None:
+        return []
+    return [
+        RegulationRef(jenis.name, m.group("nomor"), m.group("tahun"))
+        for m in _LISTED_ITEM_RE.finditer(match.group("list"))
+    ]
 
 
 def _title_target(head: str, own: RegulationRef) -> RegulationRef | None:
@@ -296,25 +329,49 @@ _BARE_START_RE = re.compile(
 
 
 def _recover_lost(section: str, starts: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Give lost item numbers to unnumbered instruction sentences between two items.
+    """Give lost item numbers to the instruction sentences found between two items.
 
-    A sentence that kept its number without the dot ("8 Di antara …") keeps that number;
-    the others take the next numbers in turn.
+    Two kinds are found: an item numbered in turn that opens with a unit word but has no
+    verb (read, then kept as unparsed) and an unnumbered instruction sentence. A sentence
+    that kept its number without the dot ("8 Di antara …") keeps that number; the others
+    take the next numbers in turn.
     """
     result: list[tuple[int, int]] = []
     for number, at in starts:
         last, previous_at = result[-1] if result else (0, 0)
-        for start in _bare_starts(section, previous_at + MIN_ITEM, at):
-            written = re.match(r"\s*(\d{1,2})\s", section[start : start + 6])
-            ordinal = int(written.group(1)) if written else last + 1
-            if not last < ordinal < number:
-                ordinal = last + 1
-            if ordinal >= number:
-                break
+        found = _keyword_items(section, previous_at + MIN_ITEM, at)
+        found += [(None, s) for s in _bare_starts(section, previous_at + MIN_ITEM, at)]
+        for written, start in sorted(found, key=lambda f: f[1]):
+            if written is None:
+                bare = re.match(r"\s*(\d{1,2})\s", section[start : start + 6])
+                written = int(bare.group(1)) if bare else None
+            ordinal = written if written is not None and last < written < number else last + 1
+            if ordinal >= number or (start - previous_at) < MIN_ITEM:
+                continue
             result.append((ordinal, start))
-            last = ordinal
+            last, previous_at = ordinal, start
         result.append((number, at))
     return result
+
+
+_ITEM_OPENING_RE = re.compile(
+    r"\s*[\"“]?(?:ketentuan|di\s?antara|diantara|pasal\s+\d|bab\s+[ivxlc]|penjelasan|lampiran|"
+    r"judul)\b",
+    re.IGNORECASE,
+)
+
+
+def _keyword_items(section: str, start: int, stop: int) -> list[tuple[int | None, int]]:
+    """Numbered items that open as an instruction does but have no verb (not definitions)."""
+    found: list[tuple[int | None, int]] = []
+    for match in _ITEM_RE.finditer(section, start, stop):
+        head = section[match.end() : match.end() + 200]
+        if not match.group(0).rstrip().endswith(".") or not _ITEM_OPENING_RE.match(head):
+            continue
+        if re.search(r"\badalah\b|\bialah\b", head) or _VERB_RE.search(_first_sentence(head)):
+            continue  # a definition in restated wording; verbs were candidates already
+        found.append((_item_number(match.group("n")), match.start()))
+    return found
 
 
 def _bare_starts(section: str, start: int, stop: int) -> list[int]:
@@ -577,7 +634,7 @@ def _resolve(units: list[tuple[str, str]], context: Target) -> tuple[Target, ...
     bagian: str | None = None
     paragraf: str | None = None
     pending: list[tuple[str, str]] = []
-    ayat: str | None = None
+    ayat: str | None = context.ayat
     for index, (kind, number) in enumerate(units):
         if kind == "lampiran":
             targets.append(Target(lampiran=number))
@@ -590,11 +647,13 @@ def _resolve(units: list[tuple[str, str]], context: Target) -> tuple[Target, ...
         elif kind == "pasal":
             pasal = number
             ayat = None
-            for sub_kind, sub_number in pending:
-                targets.append(_sub(pasal, sub_kind, sub_number, None))
-            pending = []
             following = units[index + 1][0] if index + 1 < len(units) else None
-            if following not in ("ayat", "huruf", "angka"):
+            if pending:  # "ayat (2) dan ayat (3) Pasal 8": the Pasal closes its ayat
+                targets.extend(_sub(pasal, kind, n, None) for kind, n in pending)
+                pending = []
+            elif following not in ("ayat", "huruf", "angka") and not any(
+                t.pasal == number for t in targets
+            ):
                 targets.append(Target(pasal=pasal))
         elif kind == "ayat":
             ayat = number
