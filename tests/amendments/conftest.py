@@ -61,7 +61,6 @@ def original_text(pasals: Sequence[tuple[str, str]]) -> str:
         "UNDANG-UNDANG REPUBLIK INDONESIA NOMOR 11 TAHUN 2008\nMEMUTUSKAN:\n"
         "Menetapkan : UNDANG-UNDANG TENTANG INFORMASI.\n"
         f"BAB I KETENTUAN UMUM\n{body}\n"
-        "Undang-Undang ini mulai berlaku pada tanggal diundangkan.\n"
         "Agar setiap orang mengetahuinya, memerintahkan pengundangan Undang-Undang ini.\n"
         "Diundangkan di Jakarta pada tanggal 21 April 2008\n"
         "PENJELASAN ATAS UNDANG-UNDANG NOMOR 11 TAHUN 2008\nPasal 1 Cukup jelas.\n"

@@ -16,14 +16,14 @@ from ingestion.legal.amendments.text import fix_numbers, strip_catchwords
 MAX_GAP = 6
 PASAL_HEADING_RE = re.compile(
     r"(?:^|(?<=\n)|(?<=[.;:”\"'“]\s)|(?<=[.;:”\"'“]))[ \t\"“']*"
-    r"(?i:Pasal)\s+(?P<number>\d{1,4}\s?[A-Z]?)(?![\w(])"
+    r"(?i:Pasal)[ \t]+(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w(])"
     # References go on in lower case ("Pasal 5 ayat (1)", "Pasal 5 yang …"); a body starts
     # with a capital ("Yang dimaksud …", "Dalam hal …") or an ayat.
     r"(?![ \t]*(?:ayat|huruf|angka|dan\b|atau\b|sampai|s\.d|,|\)|tentang|ini\b|tersebut|"
     r"sebagaimana|yang\b|di\b|pada\b|dalam\b|berbunyi|diubah|dihapus|tetap))"
 )
 BAB_HEADING_RE = re.compile(
-    r"(?:^|(?<=\n)|(?<=[.;:]\s))[ \t\"“']*BAB\s+(?P<number>[IVXLC]+\s?[A-Z]?)(?![\w])"
+    r"(?:^|(?<=\n)|(?<=[.;:]\s))[ \t\"“']*BAB\s+(?P<number>[IVXLC]+[ ]?[A-Z]?)(?![\w])"
     r"(?!\s*(?:dan\b|,|ini\b|tentang))"
 )
 BAGIAN_HEADING_RE = re.compile(

@@ -210,6 +210,11 @@ def _sections(body: str) -> list[_Section]:
     sections = []
     for index, (start, items_at, intro) in enumerate(intros):
         stop = intros[index + 1][0] if index + 1 < len(intros) else len(body)
+        own_heading = re.search(
+            r"\n[ \t]*Pasal\s+\w{1,6}[ \t]*\n?[ \t]*$", body[max(0, stop - 40) : stop]
+        )
+        if own_heading is not None and index + 1 < len(intros):
+            stop -= len(body[max(0, stop - 40) : stop]) - own_heading.start()
         closing = _OWN_PASAL_II_RE.search(body, items_at, stop)
         end = closing.start() if closing else _closing_formula(body, items_at, stop)
         sections.append(_Section(_own_heading(body, start), intro, items_at, end))

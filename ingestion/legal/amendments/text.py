@@ -55,7 +55,7 @@ def strip_catchwords(text: str) -> str:
             continue
         after = _skip_space(text, match.end())
         gap = text[cut:after]
-        out.append(text[pos:cut].rstrip(" \t"))
+        out.append(text[pos:cut].rstrip())
         out.append("\n" if "\n" in gap else " ")
         pos = after
     out.append(text[pos:])
