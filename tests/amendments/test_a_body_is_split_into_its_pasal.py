@@ -36,8 +36,8 @@ def test_the_pasal_come_in_order_with_their_bab() -> None:
         ("3", "II", "Kesatu"),
     ]
     assert (
-        pasals[1].text
-        == "(1) Setiap orang sebagaimana dimaksud dalam Pasal 1 wajib.\n(2) Bagi orang lain berlaku Pasal 1."
+        pasals[1].text == "(1) Setiap orang sebagaimana dimaksud dalam Pasal 1 wajib.\n"
+        "(2) Bagi orang lain berlaku Pasal 1."
     )
     assert pasals[2].text == "Undang-Undang ini mulai berlaku pada tanggal diundangkan."
 

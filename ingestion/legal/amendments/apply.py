@@ -251,7 +251,8 @@ def _check_units(pasals: list[PasalHistory], instruction: Instruction) -> str:
             and target.ayat
             and not _has_ayat(pasals[index].current.text, target.ayat)
         ):
-            return f"{target.label()} tidak ada: Pasal {target.pasal} tidak memiliki ayat ({target.ayat})."
+            lacking = f"Pasal {target.pasal} tidak memiliki ayat ({target.ayat})"
+            return f"{target.label()} tidak ada: {lacking}."
         if target.bab and not target.pasal and instruction.operation is Operation.DELETE:
             if not any(in_part(p, target) for p in pasals):
                 return f"{target.label()} tidak ada dalam peraturan yang diubah."
@@ -319,7 +320,7 @@ def _restate(pasals: list[PasalHistory], step: _Step) -> str:
 def _insert_at(
     pasals: list[PasalHistory], number: str, instruction: Instruction, last: int | None
 ) -> int:
-    """Where a new Pasal goes: after the previous one inserted, after "di antara X", or by number."""
+    """Where a new Pasal goes: after the one inserted before it, after "di antara X", by number."""
     if last is not None:
         return last + 1
     after = _find(pasals, instruction.after.pasal if instruction.after else None)

@@ -216,8 +216,8 @@ def _sections(body: str) -> list[_Section]:
         if own_heading is not None and index + 1 < len(intros):
             stop -= len(body[max(0, stop - 40) : stop]) - own_heading.start()
         closing = _OWN_PASAL_II_RE.search(body, items_at, stop)
-        end = closing.start() if closing else _closing_formula(body, items_at, stop)
-        sections.append(_Section(_own_heading(body, start), intro, items_at, end))
+        items_end = closing.start() if closing else _closing_formula(body, items_at, stop)
+        sections.append(_Section(_own_heading(body, start), intro, items_at, items_end))
     return sections
 
 
@@ -425,8 +425,11 @@ def _item_starts(section: str) -> list[tuple[int, int]]:
     return chosen
 
 
+_ITEM_DIGITS = str.maketrans("lIO", "110")
+
+
 def _item_number(raw: str) -> int:
-    return int(raw.translate(str.maketrans({"l": "1", "I": "1", "O": "0"})))
+    return int(raw.translate(_ITEM_DIGITS))
 
 
 def _pick(
