@@ -19,6 +19,10 @@ amending law by hand would compare against); the consolidated side is what
 mblonyox/data-peraturan whose title says "Perubahan … atas", and prints the share of its
 numbered instructions parsed (goal ≥ 0.95), with the rest counted by form.
 
+``--ingest`` also times the pipeline's parse + chunk of each chain's amending files (the
+issue's cost goal: consolidation adds ≤ 10 % to an amending regulation's ingest time; the
+ingest time there also has embedding, so the share printed is an upper bound).
+
 ``--search`` calls ``bench/consolidation_search.py``'s ``main(chains)`` when that module
 exists (search over the consolidated chains is measured there).
 """
@@ -201,9 +205,29 @@ def _line(name: str, f: Figures) -> str:
     )
 
 
-def dev_report(corpus: Path, verbose: bool) -> list[Chain]:
+def ingest_ms(chain: Chain) -> float:
+    """Parse + chunk of the chain's amending files by the pipeline's own stages (no embedding,
+    so the share printed against it is an upper bound of what consolidation adds)."""
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aceh_rag.settings")
+    import django
+
+    django.setup()
+    from ingestion.pipeline.chunk import chunk_document
+    from ingestion.pipeline.parse import ParseLimits, parse
+
+    started = time.perf_counter()
+    for path in chain.amendments:
+        parsed = parse(path, "md", ParseLimits())
+        chunk_document(parsed.blocks, budget_tokens=350, overlap_tokens=40)
+    return (time.perf_counter() - started) * 1000
+
+
+def dev_report(corpus: Path, verbose: bool, ingest: bool = False) -> list[Chain]:
     found = chains(corpus)
     total = Figures()
+    ingest_total = 0.0
     for chain in found:
         figures, result = run_chain(chain)
         total.add(figures)
@@ -212,6 +236,10 @@ def dev_report(corpus: Path, verbose: bool) -> list[Chain]:
             if result.chain_complete
             else "  missing: " + ", ".join(str(r.short) for r in result.missing)
         )
+        if ingest:
+            spent = ingest_ms(chain)
+            ingest_total += spent
+            note = f" (parse+chunk {spent:.0f} ms: {figures.ms / spent:.0%})" + note
         print(_line(chain.name, figures) + note)
         if verbose:
             for instruction, reason in result.conflicts:
@@ -220,7 +248,8 @@ def dev_report(corpus: Path, verbose: bool) -> list[Chain]:
                 print(f"    unparsed {instruction.source}: {instruction.reason}")
             for number in figures.unequal:
                 print(f"    restated Pasal {number} differs from the consolidated wording")
-    print(_line("TOTAL", total))
+    share = f" (parse+chunk {ingest_total:.0f} ms: {total.ms / ingest_total:.0%})" if ingest else ""
+    print(_line("TOTAL", total) + share)
     return found
 
 
@@ -314,9 +343,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=Path, help="data-peraturan checkout or git dir")
     parser.add_argument("--limit", type=int, help="amending regulations read from --pairs")
     parser.add_argument("--search", action="store_true", help="run bench/consolidation_search.py")
+    parser.add_argument(
+        "--ingest", action="store_true", help="also time parse+chunk of the amending files"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list conflicts, unparsed")
     args = parser.parse_args()
-    found = dev_report(args.corpus, args.verbose)
+    found = dev_report(args.corpus, args.verbose, args.ingest)
     if args.pairs:
         pairs_report(args.pairs, args.limit)
     if args.search:

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from ingestion.legal.amendments.text import fix_numbers, strip_catchwords
 
 MAX_GAP = 6
+# Each heading pattern opens with its literal word so the engine can skip ahead to it; what
+# must stand before a heading (a line start, a sentence's end, a quote) is checked by
+# :func:`_opens_line`.
 PASAL_HEADING_RE = re.compile(
-    r"(?:^|(?<=\n)|(?<=[.;:”\"'“]\s)|(?<=[.;:”\"'“]))[ \t\"“']*"
     r"(?i:Pasal)[ \t]+(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w(])"
     # References go on in lower case ("Pasal 5 ayat (1)", "Pasal 5 yang …"); a body starts
     # with a capital ("Yang dimaksud …", "Dalam hal …") or an ayat.
@@ -23,12 +25,19 @@ PASAL_HEADING_RE = re.compile(
     r"sebagaimana|yang\b|di\b|pada\b|dalam\b|berbunyi|diubah|dihapus|tetap))"
 )
 BAB_HEADING_RE = re.compile(
-    r"(?:^|(?<=\n)|(?<=[.;:]\s))[ \t\"“']*BAB\s+(?P<number>[IVXLC]+[ ]?[A-Z]?)(?![\w])"
-    r"(?!\s*(?:dan\b|,|ini\b|tentang))"
+    r"BAB\s+(?P<number>[IVXLC]+[ ]?[A-Z]?)(?![\w])(?!\s*(?:dan\b|,|ini\b|tentang))"
 )
-BAGIAN_HEADING_RE = re.compile(
-    r"(?:^|(?<=\n))[ \t\"“']*Bagian\s+(?P<name>Ke[a-z]+|Pertama|KE[A-Z]+|PERTAMA)\b"
-)
+BAGIAN_HEADING_RE = re.compile(r"Bagian\s+(?P<name>Ke[a-z]+|Pertama|KE[A-Z]+|PERTAMA)\b")
+_LINE_OPENING_RE = re.compile(r"(?:^|\n|[.;:”\"'“]\s?)[ \t\"“']*$")
+
+
+def _opens_line(text: str, at: int) -> bool:
+    """Does ``text[at:]`` start a line (or follow a sentence's end or a quote)?"""
+    return (
+        bool(_LINE_OPENING_RE.search(text[max(0, at - 6) : at])) or at < 6 and not text[:at].strip()
+    )
+
+
 # "BAB VA JALAN KHUSUS Pasal 57A": a heading after a Bab's title on the same line.
 _TITLE_THEN_PASAL_RE = re.compile(r"(\b[A-Z]{2,}[ \t]+)(?=Pasal\s+\d)")
 _BODY_START_RE = re.compile(r"MEMUTUSKAN|Menetapkan\s*:", re.IGNORECASE)
@@ -37,9 +46,11 @@ _BODY_END_RE = re.compile(
     r"^\s*Penjelasan\s+atas\b",
     re.MULTILINE,
 )
-_PENJELASAN_RE = re.compile(
-    r"PENJELASAN\s+ATAS\b|^\s*PENJELASAN\s*$|\bI\.\s*UMUM\b|\bII\.\s*PASAL\s+DEMI\s+PASAL\b",
-    re.MULTILINE,
+_PENJELASAN_RES = (
+    re.compile(r"PENJELASAN\s+ATAS\b"),
+    re.compile(r"PENJELASAN[ \t]*$", re.MULTILINE),
+    re.compile(r"I\.\s*UMUM\b"),
+    re.compile(r"II\.\s*PASAL\s+DEMI\s+PASAL\b"),
 )
 
 
@@ -71,8 +82,8 @@ def body_of(text: str) -> str:
 
 def without_penjelasan(text: str) -> str:
     """``text`` up to its Penjelasan (the whole text when it has none)."""
-    match = _PENJELASAN_RE.search(text)
-    return text[: match.start()] if match else text
+    starts = [m.start() for r in _PENJELASAN_RES if (m := r.search(text))]
+    return text[: min(starts)] if starts else text
 
 
 def pasal_texts(text: str) -> list[PasalText]:
@@ -87,8 +98,16 @@ def split_pasal(body: str, expected: frozenset[str] = frozenset()) -> list[Pasal
     """Split ``body`` at its Pasal headings (``expected`` numbers are always headings)."""
     body = _TITLE_THEN_PASAL_RE.sub("\\1\n", body)
     headings = _headings(body, expected)
-    babs = [(m.start(), _clean_number(m.group("number"))) for m in BAB_HEADING_RE.finditer(body)]
-    bagians = [(m.start(), m.group("name").capitalize()) for m in BAGIAN_HEADING_RE.finditer(body)]
+    babs = [
+        (m.start(), _clean_number(m.group("number")))
+        for m in BAB_HEADING_RE.finditer(body)
+        if _opens_line(body, m.start())
+    ]
+    bagians = [
+        (m.start(), m.group("name").capitalize())
+        for m in BAGIAN_HEADING_RE.finditer(body)
+        if _opens_line(body, m.start())
+    ]
     result: list[PasalText] = []
     for index, (start, end_of_heading, number) in enumerate(headings):
         stop = headings[index + 1][0] if index + 1 < len(headings) else len(body)
@@ -108,6 +127,8 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
     found: list[tuple[int, int, str]] = []
     last: tuple[int, str] | None = None
     for match in PASAL_HEADING_RE.finditer(body):
+        if not _opens_line(body, match.start()):
+            continue
         number = _clean_number(match.group("number"))
         key = pasal_key(number)
         if number not in expected and not _follows(last, key):

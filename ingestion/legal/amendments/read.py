@@ -327,10 +327,8 @@ def _instructions(section: str, heading: str, own: RegulationRef) -> list[Instru
     return result
 
 
-_BARE_START_RE = re.compile(
-    r"(?:(?<=[.;:”\"]\s)|(?<=\n)|(?<=[.;:”\"]))[ \t]*(?:\d{1,2}\s+)?"
-    r"(?=(?:Ketentuan|Di\s?antara|Diantara)\b)"
-)
+_BARE_WORD_RE = re.compile(r"Ketentuan\b|Di\s?antara\b|Diantara\b")
+_BARE_BEFORE_RE = re.compile(r"(?:^|\n|[.;:”\"]\s?)[ \t]*(?P<number>\d{1,2}\s+)?$")
 
 
 def _recover_lost(section: str, starts: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -382,14 +380,15 @@ def _keyword_items(section: str, start: int, stop: int) -> list[tuple[int | None
 def _bare_starts(section: str, start: int, stop: int) -> list[int]:
     """Unnumbered instruction sentences in ``section[start:stop]`` (one offset each)."""
     found: list[int] = []
-    seen: set[int] = set()
-    for match in _BARE_START_RE.finditer(section, start, stop):
-        before = section[max(0, match.end() - 6) : match.end()]
-        if match.end() in seen or re.search(r"\d\s?\.\s*$", before):
+    for match in _BARE_WORD_RE.finditer(section, start, stop):
+        before = _BARE_BEFORE_RE.search(section[max(0, match.start() - 8) : match.start()])
+        if before is None or re.search(
+            r"\d\s?\.\s*$", section[max(0, match.start() - 6) : match.start()]
+        ):
             continue
-        seen.add(match.end())
-        if _is_bare_instruction(section[match.end() : match.end() + 400]):
-            found.append(match.start())
+        if _is_bare_instruction(section[match.start() : match.start() + 400]):
+            lead = before.group("number")
+            found.append(match.start() - (len(lead) if lead else 0))
     return found
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-_ELLIPSIS_RE = re.compile(r"(?:\.\s?){3}|…")
+_ELLIPSIS_RE = re.compile(r"\.\s?\.\s?\.|…")
 _WORD_START_RE = re.compile(r"(?:^|(?<=\s))\S")
 _CATCHWORD_SPAN = 100
 # Digits OCR reads as letters, inside a token that has at least one real digit.
