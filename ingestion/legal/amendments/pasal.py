@@ -33,8 +33,8 @@ _LINE_OPENING_RE = re.compile(r"(?:^|\n|[.;:”\"'“]\s?)[ \t\"“']*$")
 
 def _opens_line(text: str, at: int) -> bool:
     """Does ``text[at:]`` start a line (or follow a sentence's end or a quote)?"""
-    return (
-        bool(_LINE_OPENING_RE.search(text[max(0, at - 6) : at])) or at < 6 and not text[:at].strip()
+    return bool(_LINE_OPENING_RE.search(text[max(0, at - 6) : at])) or (
+        at < 6 and not text[:at].strip()
     )
 
 
