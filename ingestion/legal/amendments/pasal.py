@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingestion.legal.amendments.text import fix_numbers, strip_catchwords
+from ingestion.legal.amendments.text import clean, fix_numbers
 
 MAX_GAP = 6
 # Each heading pattern opens with its literal word so the engine can skip ahead to it; what
 # must stand before a heading (a line start, a sentence's end, a quote) is checked by
 # :func:`_opens_line`.
 PASAL_HEADING_RE = re.compile(
-    r"(?i:Pasal)[ \t]+(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w(])"
+    r"(?i:Pasal)[ \t]*\n?[ \t]*(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w(])"
     # References go on in lower case ("Pasal 5 ayat (1)", "Pasal 5 yang …"); a body starts
     # with a capital ("Yang dimaksud …", "Dalam hal …") or an ayat.
     r"(?![ \t]*(?:ayat|huruf|angka|dan\b|atau\b|sampai|s\.d|,|\)|tentang|ini\b|tersebut|"
@@ -89,7 +89,7 @@ def without_penjelasan(text: str) -> str:
 def pasal_texts(text: str) -> list[PasalText]:
     """The Pasal of ``text`` in document order."""
     try:
-        return split_pasal(body_of(strip_catchwords(text)))
+        return split_pasal(body_of(clean(text)))
     except (ValueError, IndexError, RecursionError):
         return []
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date
 
@@ -28,7 +29,7 @@ from ingestion.legal.amendments.model import (
     Target,
 )
 from ingestion.legal.amendments.pasal import PasalText, split_pasal, without_penjelasan
-from ingestion.legal.amendments.text import fix_numbers, read_date, strip_catchwords
+from ingestion.legal.amendments.text import clean, fix_numbers, read_date
 from ingestion.legal.citation import RegulationRef, canonical_jenis, find_regulations
 
 logger = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ _EARLIER_RE = re.compile(
     r"(?:sebagaimana|yang)\s+(?:telah\s+)?(?:beberapa\s+kali\s+)?(?:diubah|terakhir)", re.IGNORECASE
 )
 _ITEM_RE = re.compile(
-    r"(?:^|(?<=[\s”\"':;.]))(?P<n>\d[0-9lIO]{0,2}|[lI])"
+    r"(?:^|(?<=[\s”\"':;.]))(?P<n>\d[0-9lIO]{0,3}|[lI])"
     r"(?:\s?\.\s*(?=[A-Za-z])|\s+(?=(?:Ketentuan|Di\s?antara|Diantara)\b))"
 )
 _KEYWORD_RE = re.compile(
@@ -145,7 +146,7 @@ class _Section:
 
 
 def _read(text: str, own: RegulationRef) -> list[AmendmentText]:
-    cleaned = strip_catchwords(text.replace("\r\n", "\n"))
+    cleaned = clean(text)
     body = without_penjelasan(cleaned)
     enacted, effective = _dates(body)
     sections = _sections(body)
@@ -171,7 +172,7 @@ def regulation_dates(text: str) -> tuple[date | None, date | None]:
     """(enacted, in force) of any regulation: "Diundangkan di … pada tanggal …" and "mulai
     berlaku pada tanggal diundangkan" (the enactment date) or the later date it states."""
     try:
-        return _dates(without_penjelasan(strip_catchwords(text)))
+        return _dates(without_penjelasan(clean(text)))
     except (ValueError, IndexError, RecursionError):
         return None, None
 
@@ -399,9 +400,23 @@ def _is_bare_instruction(head: str) -> bool:
     )
 
 
+@dataclass
+class _Candidates:
+    """Where each number opens a possible item: all of them, and the strong ones."""
+
+    every: dict[int, list[int]]
+    strong: dict[int, list[int]]
+
+    def first(self, number: int, position: int, strong: bool) -> int | None:
+        """The first offset ≥ ``position`` where ``number`` opens a candidate."""
+        offsets = (self.strong if strong else self.every).get(number, [])
+        index = bisect_left(offsets, position)
+        return offsets[index] if index < len(offsets) else None
+
+
 def _item_starts(section: str) -> list[tuple[int, int]]:
     """(number, offset) of each numbered instruction, in order."""
-    candidates: list[tuple[int, int, int, bool]] = []  # number, start, text start, strong
+    candidates = _Candidates({}, {})
     for match in _ITEM_RE.finditer(section):
         head = section[match.end() : match.end() + 300]
         if not _VERB_RE.search(_first_sentence(head)):
@@ -409,7 +424,10 @@ def _item_starts(section: str) -> list[tuple[int, int]]:
         strong = bool(_KEYWORD_RE.match(head))
         if not match.group(0).rstrip().endswith(".") and not strong:
             continue
-        candidates.append((_item_number(match.group("n")), match.start(), match.end(), strong))
+        number = _item_number(match.group("n"))
+        candidates.every.setdefault(number, []).append(match.start())
+        if strong:
+            candidates.strong.setdefault(number, []).append(match.start())
     chosen: list[tuple[int, int]] = []
     expected = 1
     position = 0
@@ -431,25 +449,24 @@ def _item_number(raw: str) -> int:
     return int(raw.translate(_ITEM_DIGITS))
 
 
-def _pick(
-    candidates: list[tuple[int, int, int, bool]], expected: int, position: int
-) -> tuple[int, int] | None:
+def _pick(candidates: _Candidates, expected: int, position: int) -> tuple[int, int] | None:
     """The next item: a strong candidate for ``expected`` before the next strong one.
 
     OCR may lose a run of item numbers (page footers read over them); a later number is
     taken only when the number after it follows too, so a stray list item is not.
     """
-    later = [c for c in candidates if c[1] >= position]
     for skip in range(MAX_JUMP + 1):
         number = expected + skip
-        next_strong = next((c[1] for c in later if c[0] == number + 1 and c[3]), 10**12)
-        strong = next((c for c in later if c[0] == number and c[3] and c[1] < next_strong), None)
-        if strong is not None and (skip <= SKIP_TOLERANCE or next_strong < 10**12):
-            return number, strong[1]
+        following = candidates.first(number + 1, position, strong=True)
+        limit = following if following is not None else 10**12
+        strong = candidates.first(number, position, strong=True)
+        confirmed = skip <= SKIP_TOLERANCE or following is not None
+        if strong is not None and strong < limit and confirmed:
+            return number, strong
         if skip == 0:
-            weak = next((c for c in later if c[0] == number and c[1] < next_strong), None)
-            if weak is not None:
-                return number, weak[1]
+            weak = candidates.first(number, position, strong=False)
+            if weak is not None and weak < limit:
+                return number, weak
     return None
 
 
@@ -469,7 +486,7 @@ def _lost(ordinal: int, source: str) -> Instruction:
 
 def _instruction(ordinal: int, source: str, item: str) -> Instruction:
     """Read one numbered item; an unreadable one is kept with its reason."""
-    text = re.sub(r"^\d{1,3}\s?\.\s*", "", item)
+    text = re.sub(r"^(?:\d[0-9lIO]{0,3}|[lI])(?:\s?\.|\s)\s*", "", item)
     head, body = _split_head(text)
     fixed = fix_numbers(" ".join(head.split()))
     operation = _operation(fixed)

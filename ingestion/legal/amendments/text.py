@@ -43,6 +43,19 @@ _DATE_RE = re.compile(
 )
 
 
+_PAGE_FURNITURE_RE = re.compile(
+    r"^[ \t]*(?:-[ \t]*\d{1,4}[ \t]*-|PRESIDEN(?:[ \t]+REPUBLIK[ \t]+INDONESIA)?|"
+    r"REPUBLIK[ \t]+INDONESIA)[ \t]*\n",
+    re.MULTILINE,
+)
+
+
+def clean(text: str) -> str:
+    """Page furniture of a printed regulation removed: catchwords, page numbers ("- 3 -"),
+    and the running head ("PRESIDEN REPUBLIK INDONESIA") standing on its own line."""
+    return strip_catchwords(_PAGE_FURNITURE_RE.sub("", text.replace("\r\n", "\n")))
+
+
 def strip_catchwords(text: str) -> str:
     """Drop each page-foot catchword whose words open the text that follows it."""
     out: list[str] = []
