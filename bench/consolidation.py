@@ -295,26 +295,21 @@ def _form(text: str) -> str:
 
 
 def pairs_report(source: Path, limit: int | None) -> None:
+    """Instructions parsed over every amending regulation; applied where the target is there."""
     regulations = amending = items = parsed = with_target = 0
-    present: set[str] = set()
     unparsed_forms: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
+    conflicts: Counter[str] = Counter()
+    applied = Figures()
     started = time.perf_counter()
-    files = list(_pair_files(source))
-    present = {name for name, _ in files}
-    for name, text in files:
+    files = dict(_pair_files(source))
+    for name, text in files.items():
         regulations += 1
-        title = text[:600]
-        if not _AMENDING_TITLE_RE.search(title):
+        if not _AMENDING_TITLE_RE.search(text[:600]):
             continue
-        jenis, year, number = name[:2], name[3:7], Path(name).stem
-        own = RegulationRef(_JENIS[jenis], number, year)
+        own = RegulationRef(_JENIS[name[:2]], Path(name).stem, name[3:7])
         amending += 1
         for amendment in read_amendments(text, own):
-            target = amendment.target
-            if target and target.nomor and target.tahun and target.abbr in ("UU", "PP"):
-                key = f"{target.abbr.lower()}/{target.tahun}/{target.nomor}.md"
-                with_target += key in present
             for instruction in amendment.instructions:
                 items += 1
                 if instruction.operation is not None:
@@ -322,19 +317,47 @@ def pairs_report(source: Path, limit: int | None) -> None:
                 else:
                     reasons[instruction.reason] += 1
                     unparsed_forms[_form(instruction.text)] += 1
+            target_text = files.get(_pair_path(amendment.target))
+            if target_text is None:
+                continue
+            with_target += 1
+            figures, result = _apply_pair(target_text, amendment, own)
+            applied.add(figures)
+            for _instruction, reason in result.conflicts:
+                conflicts[re.sub(r"\d+\w*|\([^)]*\)|\"[^\"]*\"", "N", reason)] += 1
         if limit and amending >= limit:
             break
     seconds = time.perf_counter() - started
     print(
-        f"pairs: {regulations} regulations read, {amending} amending, "
-        f"{with_target} targets present in the repository; {items} numbered instructions, "
-        f"parsed {_share(parsed, items)} ({parsed}/{items}) in {seconds:.1f} s"
+        f"pairs: {regulations} regulations read, {amending} amending; {items} numbered "
+        f"instructions, parsed {_share(parsed, items)} ({parsed}/{items}) in {seconds:.1f} s"
     )
-    for reason, count in reasons.most_common():
+    for reason, count in reasons.most_common(6):
         print(f"  {count:>5}  {reason}")
     print("  unparsed by form (first words):")
-    for form, count in unparsed_forms.most_common(25):
+    for form, count in unparsed_forms.most_common(20):
         print(f"  {count:>5}  {form}")
+    print(_line(f"{with_target} pairs applied", applied))
+    for reason, count in conflicts.most_common(6):
+        print(f"  {count:>5}  conflict: {reason}")
+
+
+def _pair_path(target: RegulationRef | None) -> str:
+    if target is None or not (target.nomor and target.tahun) or target.abbr not in ("UU", "PP"):
+        return ""
+    return f"{str(target.abbr).lower()}/{target.tahun}/{target.nomor}.md"
+
+
+def _apply_pair(
+    target_text: str, amendment: AmendmentText, own: RegulationRef
+) -> tuple[Figures, Consolidation]:
+    """One amendment applied alone to its target (the chain's other links may be absent)."""
+    started = time.perf_counter()
+    original = pasal_texts(target_text)
+    result = consolidate(original, None, [amendment], [own])
+    figures = Figures(ms=(time.perf_counter() - started) * 1000)
+    _score(figures, original, [amendment], result)
+    return figures, result
 
 
 def main() -> None:

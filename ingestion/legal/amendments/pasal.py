@@ -87,9 +87,18 @@ def without_penjelasan(text: str) -> str:
 
 
 def pasal_texts(text: str) -> list[PasalText]:
-    """The Pasal of ``text`` in document order."""
+    """The Pasal of ``text`` in document order.
+
+    A law that enacts a Perppu ("Penetapan Peraturan Pemerintah Pengganti Undang-Undang …
+    menjadi Undang-Undang") has one or two Pasal of its own and the Perppu's whole body in
+    its Lampiran, and amendments amend that body: of the bodies a text has (one after each
+    MEMUTUSKAN), the one with the most Pasal is the regulation's.
+    """
     try:
-        return split_pasal(body_of(clean(text)))
+        cleaned = clean(text)
+        starts = [m.start() for m in re.finditer(r"MEMUTUSKAN", cleaned)] or [0]
+        bodies = [split_pasal(body_of(cleaned[start:])) for start in starts[:4]]
+        return max(bodies, key=len)
     except (ValueError, IndexError, RecursionError):
         return []
 
@@ -124,24 +133,41 @@ def _clean_number(raw: str) -> str:
 
 
 def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]:
-    found: list[tuple[int, int, str]] = []
-    last: tuple[int, str] | None = None
+    """The headings that make the longest run of growing numbers (gaps ≤ :data:`MAX_GAP`).
+
+    A reference that opens a line ("Pasal 15 ke 4 … Undang-undang Nomor 1 Tahun 1967" in a
+    Mengingat read as body) is a candidate too; the longest run leaves it out. Numbers the
+    caller expects weigh more than any run of others.
+    """
+    candidates: list[tuple[int, int, str, tuple[int, str]]] = []
     for match in PASAL_HEADING_RE.finditer(body):
-        if not _opens_line(body, match.start()):
-            continue
-        number = _clean_number(match.group("number"))
-        key = pasal_key(number)
-        if number not in expected and not _follows(last, key):
-            continue
-        found.append((match.start(), match.end(), number))
-        last = key
-    return found
-
-
-def _follows(last: tuple[int, str] | None, key: tuple[int, str]) -> bool:
-    if last is None:
-        return True
-    return last < key and key[0] - last[0] <= MAX_GAP
+        if _opens_line(body, match.start()):
+            number = _clean_number(match.group("number"))
+            candidates.append((match.start(), match.end(), number, pasal_key(number)))
+    # best[i] = (score of the best run ending at candidate i, previous index)
+    best: list[tuple[int, int]] = []
+    # Pasal number → {key: the best-scoring candidate with that key so far}; a later run can
+    # extend any earlier candidate, so only the best of each key matters.
+    ending: dict[int, dict[tuple[int, str], int]] = {}
+    for index, (_start, _end, number, key) in enumerate(candidates):
+        weight = 1000 if number in expected else 1
+        score, previous = weight, -1
+        for base in range(max(0, key[0] - MAX_GAP), key[0] + 1):
+            for other_key, other in ending.get(base, {}).items():
+                if other_key < key and best[other][0] + weight > score:
+                    score, previous = best[other][0] + weight, other
+        best.append((score, previous))
+        same = ending.setdefault(key[0], {})
+        if key not in same or best[same[key]][0] < score:
+            same[key] = index
+    if not best:
+        return []
+    at = max(range(len(best)), key=lambda i: best[i][0])
+    chain: list[int] = []
+    while at != -1:
+        chain.append(at)
+        at = best[at][1]
+    return [candidates[i][:3] for i in reversed(chain)]
 
 
 def _strip_trailing_headings(chunk: str) -> str:
