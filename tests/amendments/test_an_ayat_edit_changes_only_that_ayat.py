@@ -44,3 +44,22 @@ def test_an_inserted_ayat_goes_after_the_one_named(
     )
     text = _apply([item], build_amending, build_original)
     assert text == "(1) Satu.\n(1a) Satu a.\n(2) Dua lama.\n(3) Tiga."
+
+
+def test_a_wording_given_without_its_marker_replaces_the_one_unit_named(
+    build_amending: BuildAmending, build_original: BuildOriginal
+) -> None:
+    item = 'Pasal 8 ayat (2) diubah sehingga berbunyi: "Dua baru."'
+    text = _apply([item], build_amending, build_original)
+    assert text == "(1) Satu.\n(2) Dua baru.\n(3) Tiga."
+
+
+def test_an_ocr_damaged_marker_in_the_new_wording_is_read(
+    build_amending: BuildAmending, build_original: BuildOriginal
+) -> None:
+    item = (
+        "Pada Pasal 8 diantara ayat (1) dan ayat (2) disisipkan ketentuan yang dijadikan "
+        "ayat (1a) yang berbunyi :\n(la)Satu a."
+    )
+    text = _apply([item], build_amending, build_original)
+    assert text == "(1) Satu.\n(1a) Satu a.\n(2) Dua lama.\n(3) Tiga."

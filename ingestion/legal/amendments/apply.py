@@ -424,12 +424,30 @@ def _replace_unit(text: str, target: Target, wording: str) -> str | None:
     return f"{text[:start]}{_label_of(target)} {wording}\n{text[end:]}".rstrip()
 
 
-def _new_unit_text(body: str, target: Target) -> str | None:
-    """The wording the instruction gives ``target`` (its marker and what follows)."""
-    span = _unit_span(body, Target(ayat=target.ayat, huruf=target.huruf, angka=target.angka))
-    if span is None:
-        return None
-    return body[span[0] : span[1]].strip()
+def _new_unit_text(body: str, target: Target, alone: bool = False) -> str | None:
+    """The wording the instruction gives ``target`` (its marker and what follows).
+
+    A wording given for one unit without its marker ('Pasal 2 huruf b diubah sehingga
+    berbunyi: "Menteri ialah …"') is that unit's whole wording when it is the only target.
+    """
+    body = _OCR_MARKER_RE.sub(_marker, body.strip(" \"“”'"))
+    unit = Target(ayat=target.ayat, huruf=target.huruf, angka=target.angka)
+    span = _unit_span(body, unit)
+    if span is not None:
+        return body[span[0] : span[1]].strip()
+    kind = "huruf" if target.huruf else "angka" if target.angka else "ayat"
+    if alone and body and not re.match(_ANY_MARKER[kind], body):
+        return f"{_label_of(target)} {body}"
+    return None
+
+
+# "(1)Perusahaan" and "(la) …" (OCR'd "(1a)"): an ayat marker all the same.
+_OCR_MARKER_RE = re.compile(r"(?m)^[ \t]*\((\d{1,3}[a-z]?|l[a-z])\)[ \t]*")
+
+
+def _marker(match: re.Match[str]) -> str:
+    number = match.group(1)
+    return f"(1{number[1:]}) " if number.startswith("l") else f"({number}) "
 
 
 def _edit_units(pasals: list[PasalHistory], step: _Step) -> str:
@@ -442,7 +460,8 @@ def _edit_units(pasals: list[PasalHistory], step: _Step) -> str:
         if not (target.ayat or target.huruf or target.angka):
             return f"Rumusan baru Pasal {target.pasal} tidak ditemukan."
         history = pasals[index]
-        wording = _new_unit_text(instruction.body, target)
+        alone = len(instruction.targets) == 1
+        wording = _new_unit_text(instruction.body, target, alone)
         if wording is None:
             return f"Rumusan baru {target.label()} tidak ditemukan."
         text = history.current.text
