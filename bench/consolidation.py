@@ -154,6 +154,18 @@ def _score(
         for target in instruction.targets:
             if target.pasal:
                 named.add(target.pasal)
+            if target.bab and not target.pasal and instruction.new_pasal:
+                restated = {p.number for p in instruction.new_pasal}
+                gone = {
+                    p.number
+                    for p in original
+                    if in_part(p, target)
+                    and p.number not in restated
+                    and not re.search(rf"\bPasal\s+{re.escape(p.number)}\b", instruction.body)
+                }
+                named |= gone  # a Bab restated whole: what it leaves out is deleted
+                if instruction.operation is Operation.REPLACE:
+                    deleted |= gone
             if instruction.operation is not Operation.DELETE or instruction.new_pasal:
                 continue
             if target.pasal and not (target.ayat or target.huruf or target.angka):
@@ -161,6 +173,7 @@ def _score(
                 expected.pop(target.pasal, None)
             elif target.bab and not target.pasal:
                 gone = {p.number for p in original if in_part(p, target)}
+                named |= gone
                 deleted |= gone
                 named |= gone
     final = {h.number: h.current for h in result.pasals}

@@ -134,7 +134,7 @@ def read_amendments(text: str, own: RegulationRef) -> list[AmendmentText]:
     """
     try:
         return _read(text, own)
-    except (ValueError, IndexError, KeyError, TypeError, RecursionError, AttributeError):
+    except Exception:  # a hostile text fails only its own consolidation, never indexing
         logger.warning("amendments: Pasal I of %s could not be read", own.short, exc_info=True)
         return []
 
