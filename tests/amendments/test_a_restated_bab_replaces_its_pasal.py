@@ -42,7 +42,8 @@ def test_a_pasal_the_new_bab_never_names_is_ended(
     )
     amending = build_amending(
         [
-            "Ketentuan Bab II diubah sehingga Bab II berbunyi sebagai berikut:\nBAB II\nPasal 2\nBaru."
+            "Ketentuan Bab II diubah sehingga Bab II berbunyi sebagai berikut:\n"
+            "BAB II\nPasal 2\nBaru."
         ]
     )
     result = consolidate(
