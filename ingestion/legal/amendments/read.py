@@ -159,7 +159,8 @@ def _read(text: str, own: RegulationRef) -> list[AmendmentText]:
         target, earlier = _regulations(section.intro, own)
         if target is None:
             target = _title_target(body[:3000], own)
-        instructions = _instructions(body[section.start : section.end], section.heading, own)
+        items = body[section.start : section.end]
+        instructions = _instructions(items, section.heading, own, section.intro)
         results.append(
             AmendmentText(
                 target=target,
@@ -311,13 +312,20 @@ def _title_target(head: str, own: RegulationRef) -> RegulationRef | None:
 # --- items -------------------------------------------------------------------------------
 
 
-def _instructions(section: str, heading: str, own: RegulationRef) -> list[Instruction]:
+def _instructions(
+    section: str, heading: str, own: RegulationRef, intro: str = ""
+) -> list[Instruction]:
     starts = _item_starts(section)
     prefix = f"{own.short} " if own.short else ""
     if not starts:
         if not section.strip():
             return []
-        return [_instruction(1, f"{prefix}Pasal {heading}", section.strip())]
+        # One instruction, no numbers: "Ketentuan Pasal 1 dalam … diubah sehingga berbunyi
+        # sebagai berikut:" is the opening sentence and the instruction at once.
+        single = section.strip()
+        if not _VERB_RE.search(_first_sentence(single[:300])):
+            single = f"{intro} {single}" if intro else single
+        return [_instruction(1, f"{prefix}Pasal {heading}", single)]
     starts = _recover_lost(section, starts)
     result: list[Instruction] = []
     expected = 1
@@ -491,9 +499,14 @@ def _lost(ordinal: int, source: str) -> Instruction:
 def _instruction(ordinal: int, source: str, item: str) -> Instruction:
     """Read one numbered item; an unreadable one is kept with its reason."""
     text = re.sub(r"^(?:\d[0-9lIO]{0,3}|[lI])(?:\s?\.|\s)\s*", "", item)
-    head, body = _split_head(text)
+    head, body = _split_head(_join_split_words(text))
     fixed = fix_numbers(" ".join(head.split()))
     operation = _operation(fixed)
+    if operation is None and body:  # "Ketentuan Pasal 167 sebagai berikut: diubah sehingga …"
+        moved = re.match(r"\s*((?:di\s?ubah|dihapus)\b[^:.]{0,60}?berbunyi)\s*", body, re.I)
+        if moved is not None:
+            fixed, body = f"{fixed} {moved.group(1)}", body[moved.end() :]
+            operation = _operation(fixed)
     if operation is None:
         return Instruction(
             ordinal, source, None, text=item, reason="Jenis perubahan tidak dikenali."
@@ -519,6 +532,23 @@ def _instruction(ordinal: int, source: str, item: str) -> Instruction:
         body=body,
         words=(words.group("old"), words.group("new")) if words else None,
     )
+
+
+_SPLIT_WORDS = (
+    (re.compile(r"\bdiu\s+bah\b"), "diubah"),
+    (re.compile(r"\bber\s+bunyi\b"), "berbunyi"),
+    (re.compile(r"\bse\s+bagai\b"), "sebagai"),
+    (re.compile(r"\bdisipkan\b|\bdisi\s+sipkan\b"), "disisipkan"),
+    (re.compile(r"\bdi\s+hapus\b"), "dihapus"),
+)
+
+
+def _join_split_words(text: str) -> str:
+    """The instruction words OCR splits or misspells ("diu bah", "ber bunyi", "disipkan")."""
+    head = text[:MAX_HEAD]
+    for pattern, word in _SPLIT_WORDS:
+        head = pattern.sub(word, head)
+    return head + text[MAX_HEAD:]
 
 
 def _split_head(text: str) -> tuple[str, str]:
