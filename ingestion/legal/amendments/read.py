@@ -355,14 +355,15 @@ def _recover_lost(section: str, starts: list[tuple[int, int]]) -> list[tuple[int
     result: list[tuple[int, int]] = []
     for number, at in starts:
         last, previous_at = result[-1] if result else (0, 0)
-        found = _keyword_items(section, previous_at + MIN_ITEM, at)
-        found += [(None, s) for s in _bare_starts(section, previous_at + MIN_ITEM, at)]
+        begin = previous_at + MIN_ITEM if result else 0  # item 1 may open the section
+        found = _keyword_items(section, begin, at)
+        found += [(None, s) for s in _bare_starts(section, begin, at)]
         for written, start in sorted(found, key=lambda f: f[1]):
             if written is None:
                 bare = re.match(r"\s*(\d{1,2})\s", section[start : start + 6])
                 written = int(bare.group(1)) if bare else None
             ordinal = written if written is not None and last < written < number else last + 1
-            if ordinal >= number or (start - previous_at) < MIN_ITEM:
+            if ordinal >= number or (result and start - previous_at < MIN_ITEM):
                 continue
             result.append((ordinal, start))
             last, previous_at = ordinal, start
