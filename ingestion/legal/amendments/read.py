@@ -123,7 +123,10 @@ _EFFECTIVE_RE = re.compile(
     re.IGNORECASE,
 )
 _ENACTED_RE = re.compile(r"Diundangkan\s+di\s+\w+\s+pada\s+tanggal\s+(?P<when>[^\n]{4,40})", re.I)
-_TITLE_TARGET_RE = re.compile(r"perubahan\s+(?:\w+\s+){0,2}atas\s+", re.IGNORECASE)
+# "PERUBAHAN KEDUA ATAS …", "PENGUBAHAN DAN PENAMBAHAN PERATURAN …", "PEROBAHAN … ATAS …"
+_TITLE_TARGET_RE = re.compile(
+    r"\b(?:perubahan|pengubahan|perobahan)\b(?:\s+(?:\w+\s+){0,3}?atas\b)?", re.IGNORECASE
+)
 
 
 def read_amendments(text: str, own: RegulationRef) -> list[AmendmentText]:
@@ -211,7 +214,7 @@ def _sections(body: str) -> list[_Section]:
         if not _MODIFY_RE.search(intro) or not _item_follows(body, end.end()):
             continue
         intros.append((match.start(), end.end(), intro))
-    if not intros and pasal_i:
+    if not intros and pasal_i and _says_amending(body, pasal_i.end()):
         intros.append((pasal_i.start(), pasal_i.end(), ""))
     sections = []
     for index, (start, items_at, intro) in enumerate(intros):
@@ -225,6 +228,15 @@ def _sections(body: str) -> list[_Section]:
         items_end = closing.start() if closing else _closing_formula(body, items_at, stop)
         sections.append(_Section(_own_heading(body, start), intro, items_at, items_end))
     return sections
+
+
+def _says_amending(body: str, pasal_i_end: int) -> bool:
+    """A "Pasal I" with no opening sentence amends only if the title or its words say so
+    (older regulations number their own articles I, II … too)."""
+    if _TITLE_TARGET_RE.search(body[:1500]):
+        return True
+    opening = body[pasal_i_end : pasal_i_end + 400]
+    return bool(_MODIFY_RE.search(opening) and find_regulations(fix_numbers(opening)))
 
 
 def _start_of_body(body: str) -> int:
