@@ -8,7 +8,7 @@ from ingestion.legal.amendments.read import read_amendments
 from ingestion.legal.citation import RegulationRef
 from tests.amendments.conftest import UU_11_2008, BuildOriginal
 
-ROMAN_ARTICLES = """PERATURAN PEMERINTAH NOMOR 29 TAHUN 1970 TENTANG PELAKSANAAN SENSUS PENDUDUK 1971
+ROMAN_ARTICLES = """PERATURAN PEMERINTAH NOMOR 29 TAHUN 1970 TENTANG SENSUS PENDUDUK 1971
 MEMUTUSKAN:
 Menetapkan : PERATURAN PEMERINTAH TENTANG PELAKSANAAN SENSUS PENDUDUK.
 Pasal I
