@@ -53,10 +53,24 @@ _OWN_HEADING_RE = re.compile(r"(?:^|\n)[ \t]*Pasal\s+(?P<no>[IVXLC]+|\d{1,4}[A-Z
 _EARLIER_RE = re.compile(
     r"(?:sebagaimana|yang)\s+(?:telah\s+)?(?:beberapa\s+kali\s+)?(?:diubah|terakhir)", re.IGNORECASE
 )
+# An item number; what stands before it (a line start, a space, a sentence's end) is checked
+# by _item_matches, so the engine can skip ahead to the digits.
 _ITEM_RE = re.compile(
-    r"(?:^|(?<=[\s”\"':;.]))(?P<n>\d[0-9lIO]{0,3}|[lI])"
+    r"(?P<n>\d[0-9lIO]{0,3}|[lI])"
     r"(?:\s?\.\s*(?=[A-Za-z])|\s+(?=(?:Ketentuan|Di\s?antara|Diantara)\b))"
 )
+_BEFORE_ITEM = frozenset(" \t\n\r”\"':;.")
+
+
+def _item_matches(section: str, start: int = 0, stop: int | None = None) -> list[re.Match[str]]:
+    end = len(section) if stop is None else stop
+    return [
+        m
+        for m in _ITEM_RE.finditer(section, start, end)
+        if m.start() == 0 or section[m.start() - 1] in _BEFORE_ITEM
+    ]
+
+
 _KEYWORD_RE = re.compile(
     r"\s*[\"“]?(?:ketentuan|di\s?antara|antara|pasal|bab|judul|penjelasan|lampiran|bagian|"
     r"paragraf|setelah|sesudah|sebelum|ayat|huruf|angka|menambah|menyisipkan|mengubah|"
@@ -393,7 +407,7 @@ _ITEM_OPENING_RE = re.compile(
 def _keyword_items(section: str, start: int, stop: int) -> list[tuple[int | None, int]]:
     """Numbered items that open as an instruction does but have no verb (not definitions)."""
     found: list[tuple[int | None, int]] = []
-    for match in _ITEM_RE.finditer(section, start, stop):
+    for match in _item_matches(section, start, stop):
         head = section[match.end() : match.end() + 200]
         if not match.group(0).rstrip().endswith(".") or not _ITEM_OPENING_RE.match(head):
             continue
@@ -442,7 +456,7 @@ class _Candidates:
 def _item_starts(section: str) -> list[tuple[int, int]]:
     """(number, offset) of each numbered instruction, in order."""
     candidates = _Candidates({}, {})
-    for match in _ITEM_RE.finditer(section):
+    for match in _item_matches(section):
         head = section[match.end() : match.end() + 300]
         if not _VERB_RE.search(_first_sentence(head)):
             continue
