@@ -381,6 +381,9 @@ def _recover_lost(section: str, starts: list[tuple[int, int]]) -> list[tuple[int
     result: list[tuple[int, int]] = []
     for number, at in starts:
         last, previous_at = result[-1] if result else (0, 0)
+        if number == last + 1:  # nothing lost before this item
+            result.append((number, at))
+            continue
         begin = previous_at + MIN_ITEM if result else 0  # item 1 may open the section
         found = _keyword_items(section, begin, at)
         found += [(None, s) for s in _bare_starts(section, begin, at)]
@@ -561,20 +564,22 @@ def _instruction(ordinal: int, source: str, item: str) -> Instruction:
     )
 
 
+# (a piece the damage always leaves, the damaged form, the word)
 _SPLIT_WORDS = (
-    (re.compile(r"\bdiu\s+bah\b"), "diubah"),
-    (re.compile(r"\bber\s+bunyi\b"), "berbunyi"),
-    (re.compile(r"\bse\s+bagai\b"), "sebagai"),
-    (re.compile(r"\bdisipkan\b|\bdisi\s+sipkan\b"), "disisipkan"),
-    (re.compile(r"\bdi\s+hapus\b"), "dihapus"),
+    ("diu", re.compile(r"\bdiu\s+bah\b"), "diubah"),
+    ("bunyi", re.compile(r"\bber\s+bunyi\b"), "berbunyi"),
+    ("bagai", re.compile(r"\bse\s+bagai\b"), "sebagai"),
+    ("sipkan", re.compile(r"\bdisipkan\b|\bdisi\s+sipkan\b"), "disisipkan"),
+    ("hapus", re.compile(r"\bdi\s+hapus\b"), "dihapus"),
 )
 
 
 def _join_split_words(text: str) -> str:
     """The instruction words OCR splits or misspells ("diu bah", "ber bunyi", "disipkan")."""
     head = text[:MAX_HEAD]
-    for pattern, word in _SPLIT_WORDS:
-        head = pattern.sub(word, head)
+    for piece, pattern, word in _SPLIT_WORDS:
+        if piece in head:
+            head = pattern.sub(word, head)
     return head + text[MAX_HEAD:]
 
 
