@@ -385,7 +385,8 @@ def _apply_pair(
     started = time.perf_counter()
     original = pasal_texts(target_text)
     result = consolidate(original, None, [amendment], [own])
-    figures = Figures(ms=(time.perf_counter() - started) * 1000)
+    spent = (time.perf_counter() - started) * 1000
+    figures = Figures(ms=spent, ms_apply=spent)
     _score(figures, original, [amendment], result)
     return figures, result
 

@@ -80,7 +80,7 @@ _KEYWORD_RE = re.compile(
 )
 _VERB_RE = re.compile(
     r"\b(?:di\s?ubah|disisipkan|disisip|dihapus|dihapuskan|ditambah\w*|menambah\w*|"
-    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*|dipecah)\b",
+    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*|dipecah|disempurnakan)\b",
     re.IGNORECASE,
 )
 _HEAD_END_RE = re.compile(
@@ -89,7 +89,8 @@ _HEAD_END_RE = re.compile(
 )
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
 _MODIFY_RE = re.compile(
-    r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b|\bdipecah\b", re.IGNORECASE
+    r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b|\bdipecah\b|\bdisempurnakan\b",
+    re.IGNORECASE,
 )
 _INSERT_RE = re.compile(r"\bdisisip(?:kan)?\b|\bmenyisipkan\b", re.IGNORECASE)
 _ADD_RE = re.compile(r"\bditambah\w*\b|\bmenambah\w*\b", re.IGNORECASE)
