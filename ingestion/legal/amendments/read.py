@@ -626,7 +626,8 @@ def _units(text: str) -> list[tuple[str, str]]:
     lampiran = _LAMPIRAN_RE.search(text)
     if lampiran is not None and not re.search(r"\bPasal\b", text, re.IGNORECASE):
         return [("lampiran", (lampiran.group("no") or "").upper())]  # an annex, not a Pasal
-    units = []
+    units: list[tuple[str, str]] = []
+    last_end = 0
     for match in _UNIT_RE.finditer(text):
         kind = match.group("kind").lower()
         number = match.group("no").strip("() ").replace(" ", "")
@@ -634,8 +635,28 @@ def _units(text: str) -> list[tuple[str, str]]:
             number = number.upper()
         if kind == "bab" and not re.fullmatch(r"[IVXLC]+[A-Z]?|\d+[A-Z]?", number):
             continue
+        if units and _RANGE_RE.fullmatch(text[last_end : match.start()]):
+            units.extend((kind, n) for n in _between_numbers(units[-1], (kind, number)))
         units.append((kind, number))
+        last_end = match.end()
     return units
+
+
+_RANGE_RE = re.compile(r"\s*(?:sampai\s+dengan|s\.?\s?d\.?|hingga)\s*", re.IGNORECASE)
+MAX_RANGE = 60
+
+
+def _between_numbers(first: tuple[str, str], last: tuple[str, str]) -> list[str]:
+    """The units strictly between "huruf a sampai dengan huruf d" (b, c), or "Pasal 5 s.d.
+    Pasal 8" (6, 7); none when the two are not plain letters or numbers of one kind."""
+    if first[0] != last[0]:
+        return []
+    low, high = first[1], last[1]
+    if low.isdigit() and high.isdigit() and 0 < int(high) - int(low) <= MAX_RANGE:
+        return [str(n) for n in range(int(low) + 1, int(high))]
+    if len(low) == len(high) == 1 and low.isalpha() and high.isalpha() and low < high:
+        return [chr(c) for c in range(ord(low) + 1, ord(high))]
+    return []
 
 
 def _context(head: str) -> Target:
