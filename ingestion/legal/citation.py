@@ -52,6 +52,8 @@ class Jenis:
     abbr: str
     regional: bool  # a region / issuer may follow the name ("Peraturan Gubernur Bali")
     forms: tuple[str, ...]  # regex fragments, matched case-insensitively as whole words
+    # Other spellings people search for, beside ``name`` and ``abbr`` (title labels).
+    aliases: tuple[str, ...] = ()
 
 
 _UU = r"undang[\s-]*undang"
@@ -84,9 +86,24 @@ JENIS: tuple[Jenis, ...] = (
     Jenis("Instruksi Gubernur", "Ingub", True, (r"instruksi\s+gubernur", r"ingub")),
     Jenis("Peraturan Bupati", "Perbup", True, (r"peraturan\s+bupati", r"perbup")),
     Jenis("Keputusan Bupati", "Kepbup", True, (r"keputusan\s+bupati", r"kepbup")),
-    Jenis("Peraturan Wali Kota", "Perwal", True, (r"peraturan\s+wali\s*kota", r"perwal[ik]?")),
-    Jenis("Keputusan Wali Kota", "Kepwal", True, (r"keputusan\s+wali\s*kota", r"kepwal[ik]?")),
+    Jenis(
+        "Peraturan Wali Kota",
+        "Perwal",
+        True,
+        (r"peraturan\s+wali\s*kota", r"perwal[ik]?"),
+        ("Peraturan Walikota",),
+    ),
+    Jenis(
+        "Keputusan Wali Kota",
+        "Kepwal",
+        True,
+        (r"keputusan\s+wali\s*kota", r"kepwal[ik]?"),
+        ("Keputusan Walikota",),
+    ),
     Jenis("Qanun", "Qanun", True, (r"qanun",)),
+    # A circular is no regulation, but people cite it the same way ("SE Gubernur 3/2020");
+    # "SE" only in capitals: "se" is a common Indonesian prefix.
+    Jenis("Surat Edaran", "SE", True, (r"surat\s+edaran", r"(?-i:SE)")),
     # Colonial ordinances still repealed by today's laws ("Ordonansi Nomor 9 Tahun 1949").
     Jenis("Ordonansi", "Ordonansi", False, (r"ordonansi",)),
 )
@@ -282,15 +299,27 @@ _NUMBER_YEAR_RE = re.compile(
     r"(?:\bnomor|\bno\.?)?\s*(?P<nomor>\d{1,4})\s*(?:/|\s+(?:tahun\s+)?)(?P<tahun>" + _YEAR + ")",
     re.IGNORECASE,
 )
+_FILE_EXTENSION_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
+
+
+def _as_title(text: str) -> str:
+    """A storage file name read as a title: no extension, ``_`` and ``-`` as spaces."""
+    text = text.replace("_", " ").strip()
+    if " " in text:
+        return text
+    return _FILE_EXTENSION_RE.sub("", text).replace("-", " ")
+
+
 _LEADING_NOISE_RE = re.compile(r"^(?:salinan|draft|rancangan|lampiran)\s+", re.IGNORECASE)
 
 
 def parse_regulation(text: str) -> RegulationRef | None:
     """The regulation a title names: its first mention, else a leading jenis + nomor/tahun.
 
-    ``"pp_37_2021_jkp"`` and ``"PP 37 2021 JKP"`` read like titles too.
+    ``"pp_37_2021_jkp"``, ``"perda-no-12-2026.pdf"`` and ``"PP 37 2021 JKP"`` read like
+    titles too.
     """
-    cleaned = " ".join(re.sub(r"[_]+", " ", text).split())
+    cleaned = " ".join(_as_title(text).split())
     mentions = find_regulations(cleaned)
     if mentions:
         return mentions[0][0]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ingestion.labels import build_title_labels, parse_citation
+from ingestion.labels import build_title_labels
+from ingestion.legal.citation import parse_regulation
 
 
 def test_metadata_yields_long_and_short_citations() -> None:
@@ -22,13 +23,14 @@ def test_a_qanun_title_without_metadata_is_parsed_into_its_short_form() -> None:
 
 
 def test_a_terse_citation_is_expanded_to_the_full_name() -> None:
-    assert parse_citation("UU 13 2003") == parse_citation("Undang-Undang Nomor 13 Tahun 2003")
+    assert parse_regulation("UU 13 2003") == parse_regulation("Undang-Undang Nomor 13 Tahun 2003")
     labels = build_title_labels("UU 13 2003", {}).splitlines()
     assert "Undang-Undang Nomor 13 Tahun 2003" in labels
 
 
 def test_a_storage_file_name_is_read_as_a_citation() -> None:
-    citation = parse_citation("perda-no-12-2026.pdf")
+    citation = parse_regulation("perda-no-12-2026.pdf")
+    assert citation is not None
     assert (citation.jenis, citation.nomor, citation.tahun) == ("Peraturan Daerah", "12", "2026")
 
 
@@ -37,6 +39,12 @@ def test_governor_and_mayor_regulations_get_their_abbreviations() -> None:
     assert "Pergub No. 5/2024" in pergub
     perwal = build_title_labels("Peraturan Walikota Banda Aceh No. 7/2021", {}).splitlines()
     assert "Perwal Nomor 7 Tahun 2021" in perwal
+    assert "Peraturan Wali Kota Banda Aceh Nomor 7 Tahun 2021" in perwal
+
+
+def test_a_circular_keeps_its_short_name() -> None:
+    labels = build_title_labels("Surat Edaran Gubernur Aceh Nomor 3 Tahun 2020", {})
+    assert "SE No. 3/2020" in labels.splitlines()
 
 
 def test_a_title_without_a_citation_gets_no_invented_numbers() -> None:
