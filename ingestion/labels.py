@@ -4,14 +4,15 @@ A search for "Perda No. 12/2026" or "UU 13 2003" must find the document titled
 "Peraturan Daerah Nomor 12 Tahun 2026". The labels are extra text indexed beside the
 title (``Document.title_labels``): the names of the jenis (long name, abbreviation and
 aliases, from the one jenis table :data:`ingestion.legal.citation.JENIS`), with and without
-the region, combined with the nomor and tahun in the usual spellings.
+the region, combined with the nomor and tahun in the usual spellings. Which regulation a
+document is comes from :mod:`ingestion.legal.identity` (``title_labels``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ingestion.legal.citation import RegulationRef, canonical_jenis, document_ref
+from ingestion.legal.citation import RegulationRef, canonical_jenis
 
 
 def _clean(value: object) -> str | None:
@@ -70,8 +71,3 @@ def labels_for(title: str, ref: RegulationRef | None, source_metadata: Mapping[s
         labels.append(wilayah)
     title_key = " ".join(title.split()).lower()
     return "\n".join(dict.fromkeys(lab for lab in labels if lab.lower() != title_key))
-
-
-def build_title_labels(title: str, source_metadata: Mapping[str, object]) -> str:
-    """Labels for a title and its source metadata; metadata wins part by part."""
-    return labels_for(title, document_ref(title, source_metadata), source_metadata)
