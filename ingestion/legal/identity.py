@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 
 from ingestion.labels import labels_for
 from ingestion.legal.citation import (
@@ -55,9 +56,10 @@ _LOOKALIKES: dict[str, str] = {
     "g": "[g6]",
     "h": "(?:h|ii|i-i|li)",
     "i": "[il1|!í]",
-    "k": "(?:k|lc|ic|l<)",
+    "k": "(?:k|lc|ic|l<|i<|i\\{)",
     "l": "[li1|]",
     "m": "(?:m|rn|nn|[il1|]v[il1|]|iyi)",
+    "n": "(?:n|i\\{|iv)",
     "o": "(?:[o0q]|\\(\\))",
     "s": "[s5$]",
     "t": "[t7]",
@@ -66,6 +68,10 @@ _LOOKALIKES: dict[str, str] = {
     "y": "[yv]",
 }
 _INSIDE = "[.,'’`]{0,2}"  # a stray mark inside a word: "INDONESI.A", "JAI.,AN"
+# Long words may also be split by a space ("PERA TURAN", "SALIN AN"); short ones could then
+# be made of two real words.
+_INSIDE_LONG = "[.,'’` ]{0,2}"
+_LONG_WORD = 6
 _BETWEEN = "[\\s.,_\\-–]*"  # between the words of a name: "UNDANG.UNDANG", "WALIKOTA"
 
 # The words a heading is made of, besides the jenis names.
@@ -91,7 +97,7 @@ _HEADING_WORDS = (
 
 def _word_pattern(word: str) -> str:
     letters = [_LOOKALIKES.get(ch, re.escape(ch)) for ch in word.lower()]
-    return _INSIDE.join(letters)
+    return (_INSIDE_LONG if len(word) >= _LONG_WORD else _INSIDE).join(letters)
 
 
 def _phrase_pattern(phrase: str) -> str:
@@ -131,7 +137,7 @@ _DIGIT_LOOKALIKES = str.maketrans("OoQDIl|!iLSsZzBGbgq", "0000111111552286699")
 _NUMBERISH = "[0-9OoQDIl|!iLSsZzBGbgq]"
 _NOMOR_RE = re.compile(
     r"(?P<keyword>\b(?:nomor|no)(?![^\W\d_])\.?\s*:?\s*)"
-    rf"(?P<number>{_NUMBERISH}{{1,4}})(?=\s|[,./:;)]|$|tahun)",
+    rf"(?P<number>{_NUMBERISH}{{1,4}})(?P<gap>[\s.,'`’]*)(?=\s|[,./:;)'`’]|$|tahun)",
     re.IGNORECASE,
 )
 _TAHUN_RE = re.compile(
@@ -144,12 +150,15 @@ _YEAR_RE = re.compile(r"^(?:19|20)\d{2}$")
 def _nomor(match: re.Match[str]) -> str:
     written = match.group("number")
     number = written.translate(_DIGIT_LOOKALIKES)
-    followed = match.string[match.end() : match.end() + 6]
+    tahun = match.string[match.end() : match.end() + 5].lower() == "tahun"
     # Letters alone are a number only where a TAHUN follows ("NOMOR I TAHUN 2008").
-    plausible = any(ch.isdigit() for ch in written) or followed.lstrip().lower().startswith("tahun")
-    if not number.isdigit() or not plausible:
+    if not number.isdigit() or not (tahun or any(ch.isdigit() for ch in written)):
         return match.group(0)
-    return f"{match.group('keyword')}{number} "
+    keyword = match.group("keyword").strip(" \t\n.:")
+    keyword += "." if keyword.lower() == "no" else ""
+    # Stray marks between the number and its TAHUN ("NOMOR 10 . TAHUN") go.
+    gap = " " if tahun else match.group("gap") or " "
+    return f"{keyword} {number}{gap}"
 
 
 def _tahun(match: re.Match[str]) -> str:
@@ -203,23 +212,35 @@ def opening_of(sections: Iterable[tuple[str, str]]) -> str:
     return "\n".join(pieces)[:OPENING_CHARS]
 
 
+_WORDY_RE = re.compile(r"[^\W\d_]{4,}")
+
+
 def heading_of(opening: str) -> Heading:
-    """The heading above the preamble, repaired; without a preamble, the first lines."""
+    """The heading above the preamble, repaired; without a preamble, the first lines.
+
+    A conversion may put the preamble's labels first ("Menimbang Mengingat : Menetapkan
+    PERATURAN …"): a stretch without words before a marker is skipped.
+    """
     text = read_heading(opening[:OPENING_CHARS])
-    end = _HEADING_END_RE.search(text)
-    if end is not None:
-        return Heading(text[: end.start()].strip(), True)
-    return Heading(text[:HEADING_WINDOW].strip(), False)
+    start = 0
+    for end in _HEADING_END_RE.finditer(text):
+        stretch = text[start : end.start()].strip()
+        if _WORDY_RE.search(stretch):
+            return Heading(stretch, True)
+        start = end.end()
+    return Heading(text[start : start + HEADING_WINDOW].strip(), False)
 
 
 _TENTANG_RE = re.compile(r"\btentang\b", re.IGNORECASE)
 # A name is a heading line: what follows it is its subject, a line end, or the abstract's
 # ", LD 2025/NO.8".
-_NAME_END_RE = re.compile(r"[ \t]*(?:$|\n|,|tentang\b)", re.IGNORECASE)
+_NAME_END_RE = re.compile(r"[ \t.…'’`\"]*(?:$|\n|,|tentang\b)", re.IGNORECASE)
 # A mention after one of these words is part of a sentence, not the document's name.
 _SENTENCE_WORD_RE = re.compile(
     r"\b(?:berdasarkan|dalam|dengan|sesuai|menurut|atas|pada|dan|serta|oleh|terhadap|"
-    r"mengenai|melaksanakan|pelaksanaan|perubahan|pencabutan|yaitu|yakni)\W*$",
+    r"mengenai|melaksanakan|pelaksanaan|perubahan|pencabutan|yaitu|yakni)\W*$"
+    # … or an item of a list ("2. Undang-Undang Nomor 13 …" of a Mengingat).
+    r"|(?:^|\s)(?:\d{1,3}|(?-i:[a-z]))[.)]\s*$",
     re.IGNORECASE,
 )
 _YEAR_ALONE_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
@@ -227,13 +248,24 @@ _YEAR_ALONE_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 def _is_name(heading: str, start: int, end: int) -> bool:
     before = heading[:start]
-    if _SENTENCE_WORD_RE.search(before) or not _NAME_END_RE.match(heading, end):
+    name = heading[start:end]
+    # The heading may be printed twice over ("PERATURAN PEMERINTAH NOMOR 36 TAHUN 1948
+    # PERATURAN PEMERINTAH NOMOR 36 TAHUN 1948 MILITAIRISASI").
+    doubled = heading[end:].lstrip().lower().startswith(name.lower())
+    if _SENTENCE_WORD_RE.search(before) or not (doubled or _NAME_END_RE.match(heading, end)):
         return False
-    written_jenis = heading[start:end].split()[0]
+    written_jenis = name.split()[0]
     # Printed in capitals, or only capitalised header lines above it ("SALINAN", "PRESIDEN
     # REPUBLIK INDONESIA"); "Berdasarkan Peraturan Bupati …" is a sentence.
     words = re.findall(r"[^\W\d_]+", before)
     return written_jenis.isupper() or all(w.isupper() for w in words)
+
+
+def _plausible(ref: RegulationRef) -> RegulationRef:
+    """A tahun after next year is a misread ("TAHUN 2078"): unknown, not guessed."""
+    if ref.tahun and int(ref.tahun) > date.today().year + 1:
+        return RegulationRef(ref.jenis, ref.nomor, None, ref.region)
+    return ref
 
 
 def heading_ref(opening: str) -> RegulationRef | None:
@@ -245,6 +277,7 @@ def heading_ref(opening: str) -> RegulationRef | None:
         if start >= limit:
             break
         if _is_name(heading, start, end):
+            ref = _plausible(ref)
             if ref.tahun is None:
                 ref = _with_printed_year(ref, heading[:limit], (start, end))
             return ref

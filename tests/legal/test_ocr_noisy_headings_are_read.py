@@ -17,6 +17,15 @@ HEADINGS = [
     ("PERATURAN BUPATI PINRANG\nN0MOR 7 TAHLIN 2020\nTENTANG", "Perbup Pinrang 7/2020"),
     ("Undang- Undang Republik Indonesia Nomor 13 Tahun 2OO3 tentang Ketenagakerjaan", "UU 13/2003"),
     ("PERATURAN WALIKOTA BANDA ACEH\nNOMOR 12 TAHUN 2021\nTENTANG", "Perwal Banda Aceh 12/2021"),
+    ("SALIN AN\nPERA TURAN PEMERINTAH REPUBLIK I NDONESIA\nNOMOR 55 TAHUN 2016", "PP 55/2016"),
+    ("UNDANG-UNDANG REPUBLIK INDONESIA NOMOR 10 . TAHUN 2009 ...... TENTANG", "UU 10/2009"),
+    ("UNDANG-UNDANG REPUBLIK INDONESIA NOMOR.19 TAHUN 2008 TENTANG SURAT", "UU 19/2008"),
+    ("PERATURAN PEMERINTAH REPUBLIK INDONESIA NOMOR 39 TAHUN 2022' TENTANG", "PP 39/2022"),
+    ("PERATURAN PEIVIERINTAH REPUBLIK INDONESIA I{OMOR 65 TAHUN 2019 TENTANG", "PP 65/2019"),
+    (
+        "PERATURAN PEMERINTAH NOMOR 36 TAHUN 1948 PERATURAN PEMERINTAH NOMOR 36 TAHUN 1948 X",
+        "PP 36/1948",
+    ),
 ]
 
 
@@ -33,6 +42,13 @@ def test_a_misread_menimbang_still_ends_the_heading(preamble: str) -> None:
     )
     assert heading.ended
     assert heading.text.endswith("TENTANG PASAR")
+
+
+def test_preamble_labels_printed_before_the_heading_are_skipped() -> None:
+    opening = "Menimbang Menimbang Mengingat : I Menetapkan PERATURAN PEMERINTAH REPUBLIK"
+    opening += " INDONESIA NOMOR 31 TAHUN 2O2L TENTANG PELAYARAN DENGAN RAHMAT TUHAN YANG MAHA ESA"
+    ref = document_identity("arsip.txt", {}, opening)
+    assert ref is not None and ref.short == "PP 31/2021"
 
 
 def test_running_text_is_left_as_it_was() -> None:
