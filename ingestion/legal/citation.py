@@ -27,9 +27,9 @@ API (all pure, no Django):
   from loose parts such as ``sourceMetadata`` (``jenis`` may be a long name or an
   abbreviation, ``region`` may say ``"Kabupaten Pinrang"``); None without a known jenis and
   at least a nomor or tahun.
-- :func:`document_ref(title, source_metadata) <document_ref>` → a document's regulation:
-  ``sourceMetadata`` (``jenis``, ``nomor``, ``tahun``/``year``, ``wilayah``/``region``)
-  wins part by part over what the title says.
+- :func:`ref_from_parts(jenis, nomor, tahun, region) <ref_from_parts>` → the same loose
+  parts as a :class:`RegulationRef` (which regulation a *document* is, from its metadata,
+  heading and title, is decided in :mod:`ingestion.legal.identity`).
 - :func:`canonical_jenis(text) <canonical_jenis>` → the :class:`Jenis` a name or
   abbreviation denotes, or None.
 
@@ -40,7 +40,6 @@ a tahun ``PP Tahun 2021``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -52,6 +51,8 @@ class Jenis:
     abbr: str
     regional: bool  # a region / issuer may follow the name ("Peraturan Gubernur Bali")
     forms: tuple[str, ...]  # regex fragments, matched case-insensitively as whole words
+    # Other spellings people search for, beside ``name`` and ``abbr`` (title labels).
+    aliases: tuple[str, ...] = ()
 
 
 _UU = r"undang[\s-]*undang"
@@ -84,9 +85,24 @@ JENIS: tuple[Jenis, ...] = (
     Jenis("Instruksi Gubernur", "Ingub", True, (r"instruksi\s+gubernur", r"ingub")),
     Jenis("Peraturan Bupati", "Perbup", True, (r"peraturan\s+bupati", r"perbup")),
     Jenis("Keputusan Bupati", "Kepbup", True, (r"keputusan\s+bupati", r"kepbup")),
-    Jenis("Peraturan Wali Kota", "Perwal", True, (r"peraturan\s+wali\s*kota", r"perwal[ik]?")),
-    Jenis("Keputusan Wali Kota", "Kepwal", True, (r"keputusan\s+wali\s*kota", r"kepwal[ik]?")),
+    Jenis(
+        "Peraturan Wali Kota",
+        "Perwal",
+        True,
+        (r"peraturan\s+wali\s*kota", r"perwal[ik]?"),
+        ("Peraturan Walikota",),
+    ),
+    Jenis(
+        "Keputusan Wali Kota",
+        "Kepwal",
+        True,
+        (r"keputusan\s+wali\s*kota", r"kepwal[ik]?"),
+        ("Keputusan Walikota",),
+    ),
     Jenis("Qanun", "Qanun", True, (r"qanun",)),
+    # A circular is no regulation, but people cite it the same way ("SE Gubernur 3/2020");
+    # "SE" only in capitals: "se" is a common Indonesian prefix.
+    Jenis("Surat Edaran", "SE", True, (r"surat\s+edaran", r"(?-i:SE)")),
     # Colonial ordinances still repealed by today's laws ("Ordonansi Nomor 9 Tahun 1949").
     Jenis("Ordonansi", "Ordonansi", False, (r"ordonansi",)),
 )
@@ -282,15 +298,27 @@ _NUMBER_YEAR_RE = re.compile(
     r"(?:\bnomor|\bno\.?)?\s*(?P<nomor>\d{1,4})\s*(?:/|\s+(?:tahun\s+)?)(?P<tahun>" + _YEAR + ")",
     re.IGNORECASE,
 )
+_FILE_EXTENSION_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
+
+
+def _as_title(text: str) -> str:
+    """A storage file name read as a title: no extension, ``_`` and ``-`` as spaces."""
+    text = text.replace("_", " ").strip()
+    if " " in text:
+        return text
+    return _FILE_EXTENSION_RE.sub("", text).replace("-", " ")
+
+
 _LEADING_NOISE_RE = re.compile(r"^(?:salinan|draft|rancangan|lampiran)\s+", re.IGNORECASE)
 
 
 def parse_regulation(text: str) -> RegulationRef | None:
     """The regulation a title names: its first mention, else a leading jenis + nomor/tahun.
 
-    ``"pp_37_2021_jkp"`` and ``"PP 37 2021 JKP"`` read like titles too.
+    ``"pp_37_2021_jkp"``, ``"perda-no-12-2026.pdf"`` and ``"PP 37 2021 JKP"`` read like
+    titles too.
     """
-    cleaned = " ".join(re.sub(r"[_]+", " ", text).split())
+    cleaned = " ".join(_as_title(text).split())
     mentions = find_regulations(cleaned)
     if mentions:
         return mentions[0][0]
@@ -334,12 +362,11 @@ def short_citation(
     jenis: str | None, nomor: object = None, tahun: object = None, region: str | None = None
 ) -> str | None:
     """A short citation from loose parts (``sourceMetadata``); None when too little is known."""
-    return _ref_from_parts(jenis, nomor, tahun, region).short
+    return ref_from_parts(jenis, nomor, tahun, region).short
 
 
-def _ref_from_parts(
-    jenis: str | None, nomor: object, tahun: object, region: str | None
-) -> RegulationRef:
+def ref_from_parts(jenis: object, nomor: object, tahun: object, region: object) -> RegulationRef:
+    """Loose parts (``sourceMetadata``: strings, numbers, "-") as a regulation reference."""
     jenis_text = _clean(jenis)
     name: str | None = None
     inline_region: str | None = None
@@ -351,45 +378,3 @@ def _ref_from_parts(
     if nomor_text and nomor_text.isdigit():
         nomor_text = str(int(nomor_text))
     return RegulationRef(name, nomor_text, _clean(tahun), place or inline_region)
-
-
-def document_ref(title: str, source_metadata: Mapping[str, object]) -> RegulationRef | None:
-    """A document's regulation; ``sourceMetadata`` wins part by part over the title."""
-    parsed = parse_regulation(title) or RegulationRef(None)
-    meta = _ref_from_parts(
-        _clean(source_metadata.get("jenis")),
-        source_metadata.get("nomor"),
-        source_metadata.get("tahun") or source_metadata.get("year"),
-        _clean(source_metadata.get("wilayah")) or _clean(source_metadata.get("region")),
-    )
-    jenis = meta.jenis or parsed.jenis
-    same_jenis = meta.jenis is None or meta.jenis == parsed.jenis
-    ref = RegulationRef(
-        jenis,
-        meta.nomor or parsed.nomor,
-        meta.tahun or parsed.tahun,
-        meta.region or (parsed.region if same_jenis else None),
-    )
-    return ref if any((ref.jenis, ref.nomor, ref.tahun)) else None
-
-
-HEADING_WINDOW = 160  # a regulation names itself in its first lines
-
-
-def heading_ref(opening_text: str) -> RegulationRef | None:
-    """The regulation a document's own heading names ("PERATURAN PEMERINTAH … NOMOR 34 …")."""
-    mentions = find_regulations(" ".join(opening_text[: HEADING_WINDOW * 2].split()))
-    if mentions and mentions[0][1][0] < HEADING_WINDOW:
-        return mentions[0][0]
-    return None
-
-
-def document_citation(
-    title: str, source_metadata: Mapping[str, object], opening_text: str | None = None
-) -> str:
-    """The short citation stored on a document ("" when unknown): sourceMetadata and the
-    title first; a regulation's own heading when those give no citation."""
-    ref = document_ref(title, source_metadata)
-    if (ref is None or ref.short is None) and opening_text:
-        ref = heading_ref(opening_text)
-    return (ref.short if ref else None) or ""

@@ -4,7 +4,8 @@ Pure Python. The input is the regulation as chunked (:class:`SectionText`: headi
 text, first page); the output is a list of :class:`FoundRelation`. Only these places are
 read, because only there does a regulation speak about its own effect:
 
-- its **title** (the text above *Menimbang*) and its **Menetapkan** line:
+- its **title** (its heading, :func:`ingestion.legal.identity.heading_of`) and its
+  **Menetapkan** line:
   ``Perubahan [Kedua|Ketiga …] atas <regulation>`` → ``amends``;
   ``Pencabutan <regulation>`` → ``repeals``;
 - its **amending articles**: ``Beberapa ketentuan dalam <regulation> … diubah`` and the
@@ -30,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ingestion.legal.citation import RegulationRef, canonical_jenis, find_regulations, title_after
+from ingestion.legal.identity import heading_of
 
 AMENDS = "amends"
 REPEALS = "repeals"
@@ -42,7 +44,6 @@ PENUTUP = "penutup"
 EVIDENCE_MAX_CHARS = 1200
 # Without a "Ketentuan Penutup" BAB, the closing provisions are the last Pasal of the body.
 CLOSING_PASALS_WITHOUT_BAB = 3
-TITLE_FALLBACK_CHARS = 400
 LOCAL_JENIS = frozenset(
     {
         "Peraturan Daerah",
@@ -135,9 +136,6 @@ _PATH_SEP = " › "
 _PASAL_HEADER_RE = re.compile(r"^Pasal\s+\d+[A-Z]?\s+")
 _PASAL_RE = re.compile(r"^Pasal\s+\w+$")
 _PENUTUP_BAB_RE = re.compile(r"^BAB\b.*\bPENUTUP\b", re.IGNORECASE)
-_TITLE_END_RE = re.compile(
-    r"\bDENGAN\s+RAHMAT\s+TUHAN\b|\bMenimbang\s*:?|\bMembaca\s*:|\bMengingat\s*:", re.IGNORECASE
-)
 _MENETAPKAN_RE = re.compile(r"\bMenetapkan\s*:\s*", re.IGNORECASE)
 _MENETAPKAN_END_RE = re.compile(r"\b(?:BAB\s+I|Pasal\s+(?:1|I))\b")
 
@@ -176,25 +174,18 @@ def _opening(sections: Sequence[SectionText]) -> list[SectionText]:
     return opening
 
 
-def printed_title(sections: Sequence[SectionText]) -> str | None:
-    """The regulation's name as printed above its preamble, or None when there is none."""
-    opening = _part("opening", _opening(sections))
-    end = _TITLE_END_RE.search(opening.text)
-    return opening.text[: end.start()].strip() or None if end is not None else None
-
-
 def regulation_parts(document_title: str, sections: Sequence[SectionText]) -> list[Part]:
     """The title, Menetapkan, amending Pasal and closing Pasal of a chunked regulation."""
     opening = _part("opening", _opening(sections))
     parts: list[Part] = []
-    end = _TITLE_END_RE.search(opening.text)
-    if end is not None and end.start() > 0:
-        parts.append(Part(TITLE, opening.text[: end.start()], opening.pages))
+    # The heading as read through OCR damage ("PERUBAHAN ATAS … TAHUN 2OO4").
+    heading = heading_of(opening.text)
+    if heading.ended and heading.text:
+        parts.append(Part(TITLE, heading.text, opening.pages))
     else:
-        # No preamble to stop at (an abstract, a bare text): the stored title and the
-        # first lines, where a regulation prints its name.
-        head = opening.text[:TITLE_FALLBACK_CHARS]
-        parts.append(Part(TITLE, f"{flatten(document_title)} {head}".strip(), [(0, 1)]))
+        # No preamble to stop at (a bare text): the stored title and the first lines,
+        # where a regulation prints its name.
+        parts.append(Part(TITLE, f"{flatten(document_title)} {heading.text}".strip(), [(0, 1)]))
     decided = _MENETAPKAN_RE.search(opening.text)
     if decided is not None:
         rest = opening.text[decided.end() :]

@@ -1,7 +1,7 @@
 """Chunk stage: blocks → retrieval-sized chunks with a heading path and a page range.
 
 Pure function, no Django. Regulations are chunked along their legal structure
-(:mod:`ingestion.pipeline.legal`): one Pasal never shares a chunk with another, a long Pasal
+(:mod:`ingestion.legal.structure`): one Pasal never shares a chunk with another, a long Pasal
 splits at ayat boundaries and each piece keeps ``Pasal N`` in its path, an ayat splits only
 when it alone exceeds the budget. Other text is packed paragraph by paragraph under its
 headings, with a small overlap between consecutive pieces. Tables split by rows and repeat
@@ -19,9 +19,9 @@ import re
 import time
 from collections.abc import Iterable
 
+from ingestion.legal.structure import Atom, Section, Unit, legal_sections
 from ingestion.legal.units import AddressTracker, PlacedAtom, unit_spans
 from ingestion.pipeline.base import Block, BlockKind, ChunkDraft
-from ingestion.pipeline.legal import Atom, Section, Unit, legal_sections
 
 log = logging.getLogger(__name__)
 

@@ -29,8 +29,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from ingestion.labels import build_title_labels
-from ingestion.legal.citation import document_citation
+from ingestion.legal.identity import document_citation, title_labels
 from ingestion.models import COMPLETED_STATUSES, Document, DocumentStatus
 from ingestion.pipeline.locks import held_elsewhere
 from ingestion.pipeline.request import IngestRequest
@@ -140,7 +139,7 @@ def apply_unchanged(document: Document, request: IngestRequest) -> Document:
         doc.metadata = metadata
         if request.title_from_partner and request.title:
             doc.title = request.title[:500]
-        doc.title_labels = build_title_labels(doc.title, source)
+        doc.title_labels = title_labels(doc.title, source)
         doc.citation = document_citation(doc.title, source) or doc.citation
         doc.save(update_fields=["metadata", "title", "title_labels", "citation", "updated_at"])
     log.info("identity: %s unchanged; metadata merged into %s", request.source_key, doc.pk)
@@ -163,7 +162,7 @@ def new_document(request: IngestRequest, fetched: FetchedFile) -> Document:
         collection_name=provenance.collection_name or "",
         uploaded_by=provenance.uploaded_by or "",
         title=request.title[:500],
-        title_labels=build_title_labels(request.title, source),
+        title_labels=title_labels(request.title, source),
         citation=document_citation(request.title, source),
         file_name=request.parser_file_name[:300],
         mime_type=request.mime_type[:150],
@@ -191,7 +190,7 @@ def corrected_fields(
             "source": source,
         },
         "title": title[:500],
-        "title_labels": build_title_labels(title, source),
+        "title_labels": title_labels(title, source),
         "citation": document_citation(title, source),
         "file_name": request.parser_file_name[:300],
         "mime_type": request.mime_type[:150],

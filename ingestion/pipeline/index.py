@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ingestion.legal.citation import document_citation
+from ingestion.legal.identity import document_citation, opening_of, title_labels
 from ingestion.legal.store import write_units
 from ingestion.models import Chunk, Document, DocumentStatus, ReviewState
 from ingestion.pipeline.base import ChunkDraft
@@ -90,8 +90,11 @@ def write_document(
         doc = Document.objects.select_for_update().get(pk=document.pk)
         for name, value in (fields or {}).items():
             setattr(doc, name, value)
-        if not doc.citation and any(d.units for d in drafts):
-            doc.citation = document_citation(doc.title, doc.source, drafts[0].text)
+        # Who the document is, now that its own heading can be read (the graph step reads
+        # the same opening from the stored chunks).
+        opening = opening_of((d.heading_path_text, d.text) for d in drafts)
+        doc.citation = document_citation(doc.title, doc.source, opening) or doc.citation
+        doc.title_labels = title_labels(doc.title, doc.source, opening)
         doc.status = summary.status
         doc.ocr_confidence = summary.ocr_confidence
         doc.page_count = page_count

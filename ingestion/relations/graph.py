@@ -25,14 +25,15 @@ from collections.abc import Iterable
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from ingestion.legal.citation import RegulationRef, document_ref, parse_regulation
+from ingestion.labels import labels_for
+from ingestion.legal.citation import RegulationRef
+from ingestion.legal.identity import document_identity, is_identified, opening_of
 from ingestion.legal.in_force import decide, partner_in_force
 from ingestion.legal.relations import (
     FoundRelation,
     SectionText,
     extract_relations,
     match_key,
-    printed_title,
     region_key,
 )
 from ingestion.models import HIDDEN_STATUSES, Chunk, Document, RegulationRelation, RelationKind
@@ -88,19 +89,13 @@ def sections_of(document: Document) -> list[SectionText]:
 
 
 def own_ref(document: Document, sections: list[SectionText]) -> RegulationRef | None:
-    """The document's regulation: sourceMetadata first, then the printed title, then the
-    stored title (often a file name)."""
-    printed = printed_title(sections)
-    ref = document_ref(printed, document.source) if printed else None
-    if ref is None or not (ref.nomor and ref.tahun):
-        ref = document_ref(document.title, document.source) or ref
-    if ref is not None and printed and not (ref.nomor and ref.tahun):
-        ref = parse_regulation(printed) or ref
-    return ref
+    """The document's regulation (:func:`ingestion.legal.identity.document_identity`),
+    read from its sourceMetadata, its printed heading and its title."""
+    return document_identity(document.title, document.source, _opening(sections))
 
 
-def _identified(ref: RegulationRef | None) -> bool:
-    return ref is not None and bool(ref.jenis and ref.nomor and ref.tahun)
+def _opening(sections: list[SectionText]) -> str:
+    return opening_of((section.path, section.text) for section in sections)
 
 
 def _has_articles(sections: Iterable[SectionText]) -> bool:
@@ -144,19 +139,32 @@ def _lock_graph() -> None:
 def _store(doc: Document) -> list[RegulationRelation]:
     sections = sections_of(doc)
     own = own_ref(doc, sections)
-    regulation = _identified(own) or _has_articles(sections)
+    regulation = is_identified(own) or _has_articles(sections)
     found = extract_relations(doc.title, sections, own) if regulation else []
-    key = match_key(own) if own is not None and _identified(own) else ""
-    region = region_key(own) if key and own else ""
-    if (doc.regulation_key, doc.regulation_region) != (key, region):
-        doc.regulation_key, doc.regulation_region = key, region
-        doc.save(update_fields=["regulation_key", "regulation_region", "updated_at"])
+    _save_identity(doc, own)
     doc.relations_out.all().delete()
     rows = RegulationRelation.objects.bulk_create([_row(doc, f) for f in found])
     for row in rows:
         row.target_document = resolve_target(row)
     RegulationRelation.objects.bulk_update(rows, ["target_document"])
     return rows
+
+
+def _save_identity(doc: Document, own: RegulationRef | None) -> None:
+    """The document's regulation key, citation and title labels, from one identity (a
+    relink also brings documents indexed under older rules up to date)."""
+    key = match_key(own) if own is not None and is_identified(own) else ""
+    values = {
+        "regulation_key": key,
+        "regulation_region": region_key(own) if key and own else "",
+        "citation": (own.short if own else None) or doc.citation,
+        "title_labels": labels_for(doc.title, own, doc.source),
+    }
+    changed = [name for name, value in values.items() if getattr(doc, name) != value]
+    if changed:
+        for name in changed:
+            setattr(doc, name, values[name])
+        doc.save(update_fields=[*changed, "updated_at"])
 
 
 def _row(doc: Document, found: FoundRelation) -> RegulationRelation:

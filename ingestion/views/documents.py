@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from ingestion.forms import DocumentFilterForm
 from ingestion.jobs import enqueue_reprocess
+from ingestion.legal.identity import listed_identity
 from ingestion.legal.outline import regulation_outline
 from ingestion.links import safe_url
 from ingestion.models import (
@@ -52,6 +53,7 @@ log = logging.getLogger(__name__)
 LIST_FIELDS = (
     "id",
     "title",
+    "citation",
     "status",
     "source_type",
     "metadata",
@@ -88,9 +90,11 @@ def filtered_documents(form: DocumentFilterForm) -> QuerySet[Document]:
     if data.get("source_type"):
         queryset = queryset.filter(source_type=data["source_type"])
     if data.get("tahun"):
+        # The year the list shows: sourceMetadata's, else the regulation's own heading's.
+        year = str(data["tahun"])
         queryset = queryset.alias(
             tahun=KeyTextTransform("tahun", KeyTextTransform("source", "metadata"))
-        ).filter(tahun=str(data["tahun"]))
+        ).filter(Q(tahun=year) | Q(regulation_key__endswith=f"|{year}"))
     if data.get("q"):
         text = data["q"]
         queryset = queryset.filter(
@@ -102,15 +106,17 @@ def filtered_documents(form: DocumentFilterForm) -> QuerySet[Document]:
 
 def _row(document: Document, lives: dict[UUID, LiveStatus]) -> dict[str, Any]:
     job = latest_job(getattr(document, "jobs_newest_first", []))
-    source = document.source
     live = document_status(document, job, lives.get(job.pk) if job else None)
+    # sourceMetadata, else what the document's own heading said (its stored citation).
+    identity = listed_identity(document.citation, document.source)
     return {
         "doc": document,
         "job": job,
         "live": live,
         "show_live": live.text != str(DocumentStatus(document.status).label),
-        "tahun": source.get("tahun") or source.get("year") or "",
-        "nomor": source.get("nomor") or "",
+        "tahun": (identity.tahun if identity else None) or "",
+        "nomor": (identity.nomor if identity else None) or "",
+        "citation": (identity.short if identity else None) or document.citation,
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.pipeline.legal import LegalBuilder
+from ingestion.legal.structure import LegalBuilder
 
 TABLE: list[tuple[str, list[str], list[str]]] = [
     (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.legal.citation import document_ref, parse_regulation, short_citation
+from ingestion.legal.citation import parse_regulation, short_citation
+from ingestion.legal.identity import document_identity
 
 PARTS: list[tuple[tuple[object, object, object, str | None], str | None]] = [
     (("Undang-Undang", "13", "2003", None), "UU 13/2003"),
@@ -65,11 +66,11 @@ def test_a_title_names_its_regulation(title: str, short: str | None) -> None:
 
 def test_source_metadata_wins_part_by_part_over_the_title() -> None:
     title = "Peraturan Pemerintah Nomor 35 Tahun 2021 tentang PKWT"
-    assert document_ref(title, {}).short == "PP 35/2021"  # type: ignore[union-attr]
+    assert document_identity(title, {}).short == "PP 35/2021"  # type: ignore[union-attr]
     meta = {"jenis": "Peraturan Pemerintah", "nomor": "36", "tahun": "2021"}
-    assert document_ref(title, meta).short == "PP 36/2021"  # type: ignore[union-attr]
+    assert document_identity(title, meta).short == "PP 36/2021"  # type: ignore[union-attr]
     only_year = {"tahun": "2022"}
-    assert document_ref(title, only_year).short == "PP 35/2022"  # type: ignore[union-attr]
+    assert document_identity(title, only_year).short == "PP 35/2022"  # type: ignore[union-attr]
     qanun = {"jenis": "Qanun", "nomor": "7", "tahun": "2019", "wilayah": "Aceh"}
-    assert document_ref("Pengelolaan Hutan", qanun).short == "Qanun Aceh 7/2019"  # type: ignore[union-attr]
-    assert document_ref("Laporan Keuangan", {}) is None
+    assert document_identity("Pengelolaan Hutan", qanun).short == "Qanun Aceh 7/2019"  # type: ignore[union-attr]
+    assert document_identity("Laporan Keuangan", {}) is None

@@ -49,7 +49,7 @@ def test_include_repealed_ranks_it_after_the_regulations_in_force(corpus: None) 
 def test_a_repealed_result_names_its_repealer(corpus: None) -> None:
     query = SearchQuery(text=QUERY, limit=20, include_repealed=True)
     hits = [h for h in search(query, embedder=HashEmbedder()).results if h.in_force is False]
-    assert hits and all(h.repealed_by == ["Perda 9/2024"] for h in hits)
+    assert hits and all(h.repealed_by == ["Perda Banjarnegara 9/2024"] for h in hits)
     assert hits[0].to_json()["inForce"] is False
 
 
@@ -58,7 +58,7 @@ def test_an_amended_result_says_by_what(regulation: StoreRegulation) -> None:
     regulation(amending(TARGET), title="Perda 1/2024", source_key="new")
     hits = search(SearchQuery(text=QUERY, limit=20), embedder=HashEmbedder()).results
     old = [h for h in hits if h.title == "Perda 3/2010"]
-    assert old and old[0].amended_by == ["Perda 1/2024"] and old[0].in_force is True
+    assert old and old[0].amended_by == ["Perda Banjarnegara 1/2024"] and old[0].in_force is True
 
 
 def test_a_result_that_is_no_regulation_has_unknown_status(regulation: StoreRegulation) -> None:

@@ -29,7 +29,7 @@ def test_a_repealed_regulation_lists_its_repealer_and_the_repealer_its_target(
     assert old_body["inForce"] is False
     assert old_body["inForceSource"] == "relations"
     assert old_body["relations"] == [
-        {"kind": "repealed_by", "citation": "Perda 9/2024", "title": "Perda 9/2024",
+        {"kind": "repealed_by", "citation": "Perda Banjarnegara 9/2024", "title": "Perda 9/2024",
          "documentId": str(new.pk)}
     ]  # fmt: skip
     new_body = client.get(f"/api/documents/{new.pk}", headers=bearer(token)).json()
@@ -89,7 +89,7 @@ def test_search_hides_the_repealed_unless_include_repealed(
     flags = [r["inForce"] for r in everything["results"]]
     assert False in flags and flags == sorted(flags, reverse=True)  # in force first
     repealed = [r for r in everything["results"] if r["inForce"] is False]
-    assert repealed[0]["repealedBy"] == ["Perda 9/2024"]
+    assert repealed[0]["repealedBy"] == ["Perda Banjarnegara 9/2024"]
 
 
 def test_the_openapi_document_names_the_new_fields(client: Client, admin_user: User) -> None:

@@ -28,7 +28,7 @@ def test_a_partner_status_that_overrides_the_relations_shows_both(
     assert '<span class="badge badge-in-force">Berlaku</span>' in html
     assert "Status dari mitra (status_berlaku): <strong>Berlaku</strong>" in html
     assert "menurut relasi di korpus: dicabut" in html
-    assert f'href="/documents/{new.pk}/">Perda 9/2024</a>' in html
+    assert f'href="/documents/{new.pk}/">Perda Banjarnegara 9/2024</a>' in html
 
 
 def test_an_amending_regulation_lists_what_it_amends(
@@ -60,8 +60,8 @@ def test_search_says_amended_by_and_hides_repealed_behind_the_toggle(
     html = admin_client.get(QUERY).content.decode()
     assert "Perda 3/2010" not in html and "Tampilkan yang dicabut" in html
     html = admin_client.get(QUERY + "&include_repealed=on").content.decode()
-    assert "diubah oleh Perda 1/2024" in html
-    assert "dicabut oleh Perda 9/2024" in html
+    assert "diubah oleh Perda Banjarnegara 1/2024" in html
+    assert "dicabut oleh Perda Banjarnegara 9/2024" in html
 
 
 def test_a_reference_in_a_search_result_links_to_its_unit(

@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-from ingestion.labels import build_title_labels
+from ingestion.legal.identity import title_labels
 from ingestion.models import Chunk, Document, DocumentStatus, SourceType
 from ingestion.pipeline.embed import Embedder, EmbeddingUnavailable
 from ingestion.search.lexical import reset_term_stats
@@ -82,7 +82,7 @@ def make_document(
     document = Document.objects.create(
         source_type=source_type,
         title=title,
-        title_labels=build_title_labels(title, source or {}),
+        title_labels=title_labels(title, source or {}),
         file_name=f"{key}.pdf",
         mime_type="application/pdf",
         format="pdf",
