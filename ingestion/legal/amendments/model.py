@@ -25,6 +25,7 @@ class Target:
 
     bab: str | None = None
     bagian: str | None = None
+    paragraf: str | None = None
     pasal: str | None = None
     ayat: str | None = None
     huruf: str | None = None
@@ -37,6 +38,8 @@ class Target:
             parts.append(f"Bab {self.bab}")
         if self.bagian and not self.pasal:
             parts.append(f"Bagian {self.bagian}")
+        if self.paragraf and not self.pasal:
+            parts.append(f"Paragraf {self.paragraf}")
         if self.pasal:
             parts.append(f"Pasal {self.pasal}")
         if self.ayat:
@@ -69,6 +72,11 @@ class Instruction:
     new_pasal: tuple[NewPasal, ...] = ()
     text: str = ""
     reason: str = ""
+    body: str = ""  # the new wording after "sebagai berikut:" (ayat-level edits read it)
+
+    @property
+    def parsed(self) -> bool:
+        return self.operation is not None
 
 
 @dataclass(frozen=True)
