@@ -16,14 +16,18 @@ from ingestion.legal.amendments.text import fix_numbers, strip_catchwords
 MAX_GAP = 6
 PASAL_HEADING_RE = re.compile(
     r"(?:^|(?<=\n)|(?<=[.;:”\"'“]\s)|(?<=[.;:”\"'“]))[ \t\"“']*"
-    r"Pasal\s+(?P<number>\d{1,4}\s?[A-Z]?)(?![\w(])"
+    r"(?i:Pasal)\s+(?P<number>\d{1,4}\s?[A-Z]?)(?![\w(])"
+    # References go on in lower case ("Pasal 5 ayat (1)", "Pasal 5 yang …"); a body starts
+    # with a capital ("Yang dimaksud …", "Dalam hal …") or an ayat.
     r"(?![ \t]*(?:ayat|huruf|angka|dan\b|atau\b|sampai|s\.d|,|\)|tentang|ini\b|tersebut|"
-    r"sebagaimana|yang\b|di\b|pada\b|dalam\b|berbunyi|diubah|dihapus|tetap))",
-    re.IGNORECASE,
+    r"sebagaimana|yang\b|di\b|pada\b|dalam\b|berbunyi|diubah|dihapus|tetap))"
 )
 BAB_HEADING_RE = re.compile(
     r"(?:^|(?<=\n)|(?<=[.;:]\s))[ \t\"“']*BAB\s+(?P<number>[IVXLC]+\s?[A-Z]?)(?![\w])"
     r"(?!\s*(?:dan\b|,|ini\b|tentang))"
+)
+BAGIAN_HEADING_RE = re.compile(
+    r"(?:^|(?<=\n))[ \t\"“']*Bagian\s+(?P<name>Ke[a-z]+|Pertama|KE[A-Z]+|PERTAMA)\b"
 )
 # "BAB VA JALAN KHUSUS Pasal 57A": a heading after a Bab's title on the same line.
 _TITLE_THEN_PASAL_RE = re.compile(r"(\b[A-Z]{2,}[ \t]+)(?=Pasal\s+\d)")
@@ -46,6 +50,7 @@ class PasalText:
     number: str
     bab: str | None
     text: str
+    bagian: str | None = None  # "Kedua": the Bagian of its Bab it stands in, if any
 
 
 def pasal_key(number: str) -> tuple[int, str]:
@@ -83,12 +88,15 @@ def split_pasal(body: str, expected: frozenset[str] = frozenset()) -> list[Pasal
     body = _TITLE_THEN_PASAL_RE.sub("\\1\n", body)
     headings = _headings(body, expected)
     babs = [(m.start(), _clean_number(m.group("number"))) for m in BAB_HEADING_RE.finditer(body)]
+    bagians = [(m.start(), m.group("name").capitalize()) for m in BAGIAN_HEADING_RE.finditer(body)]
     result: list[PasalText] = []
     for index, (start, end_of_heading, number) in enumerate(headings):
         stop = headings[index + 1][0] if index + 1 < len(headings) else len(body)
         chunk = _strip_trailing_headings(body[end_of_heading:stop])
-        bab = next((name for at, name in reversed(babs) if at < start), None)
-        result.append(PasalText(number=number, bab=bab, text=chunk.strip(" \t\n\"“”'")))
+        bab_at, bab = next(((at, name) for at, name in reversed(babs) if at < start), (-1, None))
+        bagian = next((name for at, name in reversed(bagians) if bab_at < at < start), None)
+        text = chunk.strip(" \t\n\"“”'")
+        result.append(PasalText(number=number, bab=bab, text=text, bagian=bagian))
     return result
 
 

@@ -83,11 +83,11 @@ _PENJELASAN_ONLY_RE = re.compile(
 _BETWEEN_RE = re.compile(
     r"\bdi\s?antara\s+(?P<x>(?:ketentuan\s+)?(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|angka)\b.+?)"
     r"\s+(?:dan\s+)?(?P<y>(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|"
-    r"angka)\b.+?)\s+(?:disisip|ditambah|menyisipkan)",
+    r"angka)\b\s*\S+?)(?=\s+(?:disisip|ditambah|menyisipkan|yang|sehingga)\b|,|\s*$)",
     re.IGNORECASE,
 )
 _NEW_UNITS_RE = re.compile(
-    r"\b(?:yakni|yaitu|ialah|yaknl)\b(?P<units>.+?)(?:\bsehingga\b|\byang\s+(?:diletakkan|"
+    r"\b(?:yakni|yaitu|ialah|yaknl|dijadikan|menjadi)\b(?P<units>.+?)(?:\bsehingga\b|\byang\s+(?:diletakkan|"
     r"berbunyi|berisi)|\bberbunyi\b|$)|\bdisisipkan\s+(?P<direct>(?:huruf|angka|ayat)\s+\S+)",
     re.IGNORECASE | re.DOTALL,
 )
@@ -154,6 +154,15 @@ def _read(text: str, own: RegulationRef) -> list[AmendmentText]:
             )
         )
     return results
+
+
+def regulation_dates(text: str) -> tuple[date | None, date | None]:
+    """(enacted, in force) of any regulation: "Diundangkan di … pada tanggal …" and "mulai
+    berlaku pada tanggal diundangkan" (the enactment date) or the later date it states."""
+    try:
+        return _dates(without_penjelasan(strip_catchwords(text)))
+    except (ValueError, IndexError, RecursionError):
+        return None, None
 
 
 def _dates(body: str) -> tuple[date | None, date | None]:
@@ -433,7 +442,10 @@ def _operation(head: str) -> Operation | None:
         r"sehingga\s+(?:keseluruhan\s+)?pasal", head, re.IGNORECASE
     ):
         return Operation.PENJELASAN
-    if _STARTS_BETWEEN_RE.match(head) and (_INSERT_RE.search(head) or _ADD_RE.search(head)):
+    between = _STARTS_BETWEEN_RE.match(head) or (
+        re.search(r"\bdi\s?antara\b", head, re.IGNORECASE) and not _MODIFY_RE.search(head)
+    )
+    if between and (_INSERT_RE.search(head) or _ADD_RE.search(head)):
         return Operation.INSERT
     if _MODIFY_RE.search(head):
         return Operation.REPLACE
