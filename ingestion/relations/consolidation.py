@@ -30,6 +30,7 @@ from ingestion.legal.amendments.apply import consolidate
 from ingestion.legal.amendments.model import AmendmentText, Instruction
 from ingestion.legal.amendments.pasal import pasal_texts
 from ingestion.legal.amendments.read import read_amendments
+from ingestion.legal.amendments.text import read_date
 from ingestion.legal.citation import RegulationRef
 from ingestion.legal.relations import match_key
 from ingestion.models import (
@@ -48,20 +49,8 @@ from ingestion.relations.editions import RegulationId, current_among, current_ed
 log = logging.getLogger(__name__)
 
 _ERROR_CHARS = 2000
-_MONTHS = {
-    name: index
-    for index, name in enumerate(
-        (
-            "januari februari maret april mei juni juli agustus september oktober november"
-            " desember"
-        ).split(),
-            start=1,
-    )
-}
-_DIUNDANGKAN = re.compile(
-    r"diundangkan\s+di\s+\w+\s+pada\s+tanggal\s+([0-9OIl]{1,2})\s+([A-Za-z]+)\s+([0-9OIl]{4})",
-    re.IGNORECASE,
-)
+_DIUNDANGKAN = re.compile(r"diundangkan\s+di\s+\w+\s+pada\s+tanggal\s", re.IGNORECASE)
+_DATE_SPAN = 40
 
 
 # --- the stored text -------------------------------------------------------------------
@@ -85,21 +74,13 @@ def stored_text(document: Document) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _digits(text: str) -> str:
-    return text.replace("O", "0").replace("o", "0").replace("I", "1").replace("l", "1")
-
-
 def enacted_on(text: str) -> date | None:
-    """The date a regulation was promulgated ("Diundangkan di Jakarta pada tanggal …"),
-    the first such line of its body (OCR's "2OO4" read as 2004)."""
+    """The date a regulation was promulgated ("Diundangkan di Jakarta pada tanggal …"):
+    the first such line of its body that holds a readable date."""
     for match in _DIUNDANGKAN.finditer(text):
-        month = _MONTHS.get(match.group(2).casefold())
-        if month is None:
-            continue
-        try:
-            return date(int(_digits(match.group(3))), month, int(_digits(match.group(1))))
-        except ValueError:
-            continue
+        found = read_date(text[match.end() : match.end() + _DATE_SPAN])
+        if found is not None:
+            return found
     return None
 
 
