@@ -12,7 +12,7 @@ dibaca". An unknown id (internal job id or partner jobId) → 404 ``{"code": "JO
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from django.db.models import Count, Q
@@ -58,6 +58,20 @@ class SearchIn(_StorableText):
     include_repealed: bool = Field(
         False, description="Sertakan hasil dari peraturan yang telah dicabut (inForce: false)"
     )
+    as_of: date | None = Field(
+        None, description="Rumusan yang berlaku pada tanggal ini (YYYY-MM-DD); bawaan: hari ini"
+    )
+    include_history: bool = Field(
+        False, description="Sertakan juga rumusan yang telah diganti (inForce: false)"
+    )
+
+
+class ChangedByOut(Schema):
+    """An amending regulation that gave a unit its wording, and the instruction that did."""
+
+    citation: str
+    documentId: str | None
+    instruction: str
 
 
 class ReferenceUnitOut(Schema):
@@ -118,6 +132,17 @@ class SearchHitOut(Schema):
     unitSpan: list[int] | None = Field(
         None, description="[start, end] of unitText inside text", min_length=2, max_length=2
     )
+    citationFull: str | None = Field(
+        None,
+        description='"UU 11/2008 Pasal 26 ayat (3) sebagaimana telah diubah dengan UU 19/2016"',
+    )
+    consolidated: bool = Field(
+        False, description="The unit is cited as restated by an amending regulation"
+    )
+    changedBy: list[ChangedByOut] = Field(
+        default_factory=list, description="The amendments that gave the unit this wording"
+    )
+    validFrom: str | None = Field(None, description="Since when this wording is in force")
 
 
 class SearchOut(Schema):
@@ -249,6 +274,8 @@ def search_chunks(request: HttpRequest, params: Query[SearchIn]) -> dict[str, An
         classification=params.classification,
         editions=Editions(params.editions),
         include_repealed=params.include_repealed,
+        as_of=params.as_of,
+        include_history=params.include_history,
     )
     return search(query).to_json()
 

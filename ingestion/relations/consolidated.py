@@ -367,25 +367,22 @@ def _changed_by(version: PasalVersion) -> ChangedBy | None:
     return ChangedBy(citation, str(amending.pk) if amending else None, instruction)
 
 
-def _as_history(rows: Sequence[PasalVersion]) -> tuple[PasalHistory, dict[int, PasalVersion]]:
+def version_in_force(
+    periods: Sequence[tuple[str, date | None, date | None]], on: date
+) -> int | None:
+    """Which of a Pasal's wordings, given oldest first as ``(state, valid_from, valid_to)``,
+    is in force on ``on`` (None: none yet), decided by ``text_at``."""
     versions = [
-        Version(
-            number=r.number,
-            state=PasalState(r.state),
-            text=r.text,
-            valid_from=r.valid_from,
-            valid_to=r.valid_to,
-        )
-        for r in rows
+        Version(number="", state=PasalState(state), text="", valid_from=start, valid_to=end)
+        for state, start, end in periods
     ]
-    history = PasalHistory(rows[0].number, rows[0].bab or None, versions)
-    return history, {id(v): r for v, r in zip(versions, rows, strict=True)}
+    found = text_at(PasalHistory("", None, versions), on)
+    return next((i for i, v in enumerate(versions) if v is found), None)
 
 
 def _pasal_view(rows: Sequence[PasalVersion], on: date) -> PasalView:
-    history, by_version = _as_history(rows)
-    found = text_at(history, on)
-    current = by_version[id(found)] if found is not None else None
+    index = version_in_force([(r.state, r.valid_from, r.valid_to) for r in rows], on)
+    current = rows[index] if index is not None else None
     views = [
         VersionView(
             state=r.state,
