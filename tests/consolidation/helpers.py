@@ -30,10 +30,57 @@ def corpus_text(name: str) -> str:
 
 
 def ingest(root: Path, name: str, text: str | None = None, *, version: str = "1") -> UUID:
-    """One chain member (or a text standing in for it) through the whole pipeline."""
+    """One chain member (or a text standing in for it) through the whole pipeline;
+    ``version`` > 1 is a new edition of the same source key."""
     data = (text if text is not None else corpus_text(name)).encode()
     stem = name.removesuffix(".md")
-    return ingest_file(root, f"{stem}.md", data, title=stem.replace("_", " "), fmt="md")
+    if version == "1":
+        return ingest_file(root, f"{stem}.md", data, title=stem.replace("_", " "), fmt="md")
+    return _new_edition(root, f"{stem}.md", data, version)
+
+
+def _new_edition(root: Path, name: str, data: bytes, version: str) -> UUID:
+    from ingestion.pipeline.request import IngestRequest, Provenance
+    from ingestion.pipeline.runner import ingest as run
+    from tests.object_store import put_object
+
+    key = put_object(root, f"docs/v{version}/{name}", data)
+    result = run(
+        IngestRequest(
+            job=None,
+            storage_key=key,
+            format="md",
+            parser_file_name=name,
+            mime_type="text/markdown",
+            title=name.removesuffix(".md").replace("_", " "),
+            title_from_partner=True,
+            source_type="JDIH",
+            source_key=f"jdih:{name}",
+            source_version=version,
+            source_metadata={},
+            provenance=Provenance(registry_id=name, collection_name="JDIH"),
+        )
+    )
+    assert result.document_id is not None, result.error
+    return result.document_id
+
+
+def amending_tipikor(items: str, *, number: str = "5", year: str = "2003") -> str:
+    """A made-up second amendment of UU 31/1999 whose Pasal I holds ``items``."""
+    return (
+        f"UNDANG-UNDANG REPUBLIK INDONESIA\nNOMOR {number} TAHUN {year}\nTENTANG\n"
+        "PERUBAHAN KEDUA ATAS UNDANG-UNDANG NOMOR 31 TAHUN 1999 TENTANG PEMBERANTASAN"
+        " TINDAK PIDANA KORUPSI\nDENGAN RAHMAT TUHAN YANG MAHA ESA\n"
+        "PRESIDEN REPUBLIK INDONESIA,\nMenimbang :\na. bahwa perlu diadakan perubahan;\n"
+        "Mengingat :\n1. Undang-Undang Nomor 31 Tahun 1999 tentang Pemberantasan Tindak"
+        " Pidana Korupsi;\nMEMUTUSKAN:\nMenetapkan : UNDANG-UNDANG TENTANG PERUBAHAN KEDUA"
+        " ATAS UNDANG-UNDANG NOMOR 31 TAHUN 1999 TENTANG PEMBERANTASAN TINDAK PIDANA"
+        " KORUPSI.\nPasal I\nBeberapa ketentuan dalam Undang-Undang Nomor 31 Tahun 1999"
+        " tentang Pemberantasan Tindak Pidana Korupsi diubah sebagai berikut:\n"
+        f"{items}\nPasal II\nUndang-Undang ini mulai berlaku pada tanggal diundangkan.\n"
+        f"Disahkan di Jakarta\npada tanggal 1 Maret {year}\n"
+        f"Diundangkan di Jakarta\npada tanggal 1 Maret {year}\n"
+    )
 
 
 def versions() -> set[tuple[str, int, str, str, str | None, str | None]]:
