@@ -14,6 +14,7 @@ Which wording is in force on a date is decided once, by
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ NOTICE = (
 
 
 _STAND_IN = "99999"
+_BAB_RE = re.compile(r"BAB\s+([IVXLCDM]+)\b", re.IGNORECASE)
 
 
 class UnitNotFound(LookupError):
@@ -187,13 +189,15 @@ class ConsolidatedRegulation:
     pasals: list[PasalView]
     unparsed: list[InstructionView] = field(default_factory=list)
     conflicts: list[InstructionView] = field(default_factory=list)
+    bab_titles: dict[str, str] = field(default_factory=dict)  # "II" → "BAB II TINDAK …"
 
     def outline(self) -> list[tuple[str, list[PasalView]]]:
-        """The Pasal grouped by their BAB, in order (BAB → Pasal)."""
+        """The Pasal grouped by their BAB, in order (BAB → Pasal), each BAB by its title."""
         groups: list[tuple[str, list[PasalView]]] = []
         for pasal in self.pasals:
-            if not groups or groups[-1][0] != pasal.bab:
-                groups.append((pasal.bab, []))
+            title = self.bab_titles.get(pasal.bab) or (f"BAB {pasal.bab}" if pasal.bab else "")
+            if not groups or groups[-1][0] != title:
+                groups.append((title, []))
             groups[-1][1].append(pasal)
         return groups
 
@@ -227,8 +231,9 @@ class ConsolidatedRegulation:
         for pasal in self.pasals:
             if pasal.state is None:
                 continue
-            if pasal.bab and pasal.bab != bab:
-                bab = pasal.bab
+            title = self.bab_titles.get(pasal.bab) or (f"BAB {pasal.bab}" if pasal.bab else "")
+            if title and title != bab:
+                bab = title
                 lines += ["", bab]
             body = "Dihapus." if pasal.state == PasalState.DELETED else pasal.text.strip()
             lines += ["", pasal.label, body]
@@ -305,7 +310,20 @@ def consolidated_regulation(
         pasals=[_pasal_view(rows, on) for rows in histories],
         unparsed=_instructions(row, InstructionState.UNPARSED),
         conflicts=_instructions(row, InstructionState.CONFLICT),
+        bab_titles=bab_titles(current),
     )
+
+
+def bab_titles(document: Document) -> dict[str, str]:
+    """Each BAB's heading as stored in the chunks' heading paths, by its numeral."""
+    titles: dict[str, str] = {}
+    paths = document.chunks.order_by("ordinal").values_list("heading_path", flat=True)
+    for path in paths:
+        first = path.split("›")[0].strip()
+        match = _BAB_RE.match(first)
+        if match is not None:
+            titles.setdefault(match.group(1).upper(), first)
+    return titles
 
 
 def _unamended(document: Document, row: Consolidation | None, on: date) -> ConsolidatedRegulation:
@@ -342,6 +360,7 @@ def _unamended(document: Document, row: Consolidation | None, on: date) -> Conso
         pasals=pasals,
         unparsed=_instructions(row, InstructionState.UNPARSED) if row else [],
         conflicts=_instructions(row, InstructionState.CONFLICT) if row else [],
+        bab_titles=bab_titles(document),
     )
 
 
