@@ -19,6 +19,10 @@ amending law by hand would compare against); the consolidated side is what
 mblonyox/data-peraturan whose title says "Perubahan … atas", and prints the share of its
 numbered instructions parsed (goal ≥ 0.95), with the rest counted by form.
 
+``--ingest`` also times the pipeline's parse + chunk of each chain's amending files (the
+issue's cost goal: consolidation adds ≤ 10 % to an amending regulation's ingest time; the
+ingest time there also has embedding, so the share printed is an upper bound).
+
 ``--search`` calls ``bench/consolidation_search.py``'s ``main(chains)`` when that module
 exists (search over the consolidated chains is measured there).
 """
@@ -201,9 +205,29 @@ def _line(name: str, f: Figures) -> str:
     )
 
 
-def dev_report(corpus: Path, verbose: bool) -> list[Chain]:
+def ingest_ms(chain: Chain) -> float:
+    """Parse + chunk of the chain's amending files by the pipeline's own stages (no embedding,
+    so the share printed against it is an upper bound of what consolidation adds)."""
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aceh_rag.settings")
+    import django
+
+    django.setup()
+    from ingestion.pipeline.chunk import chunk_document
+    from ingestion.pipeline.parse import ParseLimits, parse
+
+    started = time.perf_counter()
+    for path in chain.amendments:
+        parsed = parse(path, "md", ParseLimits())
+        chunk_document(parsed.blocks, budget_tokens=350, overlap_tokens=40)
+    return (time.perf_counter() - started) * 1000
+
+
+def dev_report(corpus: Path, verbose: bool, ingest: bool = False) -> list[Chain]:
     found = chains(corpus)
     total = Figures()
+    ingest_total = 0.0
     for chain in found:
         figures, result = run_chain(chain)
         total.add(figures)
@@ -212,6 +236,10 @@ def dev_report(corpus: Path, verbose: bool) -> list[Chain]:
             if result.chain_complete
             else "  missing: " + ", ".join(str(r.short) for r in result.missing)
         )
+        if ingest:
+            spent = ingest_ms(chain)
+            ingest_total += spent
+            note = f" (parse+chunk {spent:.0f} ms: {figures.ms / spent:.0%})" + note
         print(_line(chain.name, figures) + note)
         if verbose:
             for instruction, reason in result.conflicts:
@@ -220,7 +248,8 @@ def dev_report(corpus: Path, verbose: bool) -> list[Chain]:
                 print(f"    unparsed {instruction.source}: {instruction.reason}")
             for number in figures.unequal:
                 print(f"    restated Pasal {number} differs from the consolidated wording")
-    print(_line("TOTAL", total))
+    share = f" (parse+chunk {ingest_total:.0f} ms: {total.ms / ingest_total:.0%})" if ingest else ""
+    print(_line("TOTAL", total) + share)
     return found
 
 
@@ -266,26 +295,21 @@ def _form(text: str) -> str:
 
 
 def pairs_report(source: Path, limit: int | None) -> None:
+    """Instructions parsed over every amending regulation; applied where the target is there."""
     regulations = amending = items = parsed = with_target = 0
-    present: set[str] = set()
     unparsed_forms: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
+    conflicts: Counter[str] = Counter()
+    applied = Figures()
     started = time.perf_counter()
-    files = list(_pair_files(source))
-    present = {name for name, _ in files}
-    for name, text in files:
+    files = dict(_pair_files(source))
+    for name, text in files.items():
         regulations += 1
-        title = text[:600]
-        if not _AMENDING_TITLE_RE.search(title):
+        if not _AMENDING_TITLE_RE.search(text[:600]):
             continue
-        jenis, year, number = name[:2], name[3:7], Path(name).stem
-        own = RegulationRef(_JENIS[jenis], number, year)
+        own = RegulationRef(_JENIS[name[:2]], Path(name).stem, name[3:7])
         amending += 1
         for amendment in read_amendments(text, own):
-            target = amendment.target
-            if target and target.nomor and target.tahun and target.abbr in ("UU", "PP"):
-                key = f"{target.abbr.lower()}/{target.tahun}/{target.nomor}.md"
-                with_target += key in present
             for instruction in amendment.instructions:
                 items += 1
                 if instruction.operation is not None:
@@ -293,19 +317,47 @@ def pairs_report(source: Path, limit: int | None) -> None:
                 else:
                     reasons[instruction.reason] += 1
                     unparsed_forms[_form(instruction.text)] += 1
+            target_text = files.get(_pair_path(amendment.target))
+            if target_text is None:
+                continue
+            with_target += 1
+            figures, result = _apply_pair(target_text, amendment, own)
+            applied.add(figures)
+            for _instruction, reason in result.conflicts:
+                conflicts[re.sub(r"\d+\w*|\([^)]*\)|\"[^\"]*\"", "N", reason)] += 1
         if limit and amending >= limit:
             break
     seconds = time.perf_counter() - started
     print(
-        f"pairs: {regulations} regulations read, {amending} amending, "
-        f"{with_target} targets present in the repository; {items} numbered instructions, "
-        f"parsed {_share(parsed, items)} ({parsed}/{items}) in {seconds:.1f} s"
+        f"pairs: {regulations} regulations read, {amending} amending; {items} numbered "
+        f"instructions, parsed {_share(parsed, items)} ({parsed}/{items}) in {seconds:.1f} s"
     )
-    for reason, count in reasons.most_common():
+    for reason, count in reasons.most_common(6):
         print(f"  {count:>5}  {reason}")
     print("  unparsed by form (first words):")
-    for form, count in unparsed_forms.most_common(25):
+    for form, count in unparsed_forms.most_common(20):
         print(f"  {count:>5}  {form}")
+    print(_line(f"{with_target} pairs applied", applied))
+    for reason, count in conflicts.most_common(6):
+        print(f"  {count:>5}  conflict: {reason}")
+
+
+def _pair_path(target: RegulationRef | None) -> str:
+    if target is None or not (target.nomor and target.tahun) or target.abbr not in ("UU", "PP"):
+        return ""
+    return f"{str(target.abbr).lower()}/{target.tahun}/{target.nomor}.md"
+
+
+def _apply_pair(
+    target_text: str, amendment: AmendmentText, own: RegulationRef
+) -> tuple[Figures, Consolidation]:
+    """One amendment applied alone to its target (the chain's other links may be absent)."""
+    started = time.perf_counter()
+    original = pasal_texts(target_text)
+    result = consolidate(original, None, [amendment], [own])
+    figures = Figures(ms=(time.perf_counter() - started) * 1000)
+    _score(figures, original, [amendment], result)
+    return figures, result
 
 
 def main() -> None:
@@ -314,9 +366,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=Path, help="data-peraturan checkout or git dir")
     parser.add_argument("--limit", type=int, help="amending regulations read from --pairs")
     parser.add_argument("--search", action="store_true", help="run bench/consolidation_search.py")
+    parser.add_argument(
+        "--ingest", action="store_true", help="also time parse+chunk of the amending files"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list conflicts, unparsed")
     args = parser.parse_args()
-    found = dev_report(args.corpus, args.verbose)
+    found = dev_report(args.corpus, args.verbose, args.ingest)
     if args.pairs:
         pairs_report(args.pairs, args.limit)
     if args.search:

@@ -204,7 +204,36 @@ def _apply(pasals: list[PasalHistory], step: _Step) -> str:
         return _delete(pasals, step)
     if all(t.pasal is None for t in instruction.targets):
         return ""  # a Bab / Bagian heading's new title: no Pasal wording changes
+    if instruction.words and not _new_wording_given(instruction):
+        return _replace_words(pasals, step)
     return _edit_units(pasals, step)
+
+
+def _new_wording_given(instruction: Instruction) -> bool:
+    return any(
+        _new_unit_text(instruction.body, t) is not None
+        for t in instruction.targets
+        if t.ayat or t.huruf or t.angka
+    )
+
+
+def _replace_words(pasals: list[PasalHistory], step: _Step) -> str:
+    """'perkataan "X" diganti dengan perkataan "Y"' in each Pasal (or unit) named."""
+    assert step.instruction.words is not None
+    old, new = step.instruction.words
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in old.split()))
+    edits: list[tuple[PasalHistory, str]] = []
+    for number in dict.fromkeys(t.pasal for t in step.instruction.targets if t.pasal):
+        index = _find(pasals, number)
+        if index is None or not _live(pasals[index]):
+            return f"Pasal {number} tidak ada dalam peraturan yang diubah."
+        text = pasals[index].current.text
+        if not pattern.search(text):
+            return f'Kata "{old}" tidak ditemukan dalam Pasal {number}.'
+        edits.append((pasals[index], pattern.sub(new.replace("\\", "\\\\"), text)))
+    for history, text in edits:
+        _add_version(history, PasalState.AMENDED, text, step)
+    return ""
 
 
 def _check_units(pasals: list[PasalHistory], instruction: Instruction) -> str:
@@ -222,7 +251,8 @@ def _check_units(pasals: list[PasalHistory], instruction: Instruction) -> str:
             and target.ayat
             and not _has_ayat(pasals[index].current.text, target.ayat)
         ):
-            return f"{target.label()} tidak ada: Pasal {target.pasal} tidak memiliki ayat ({target.ayat})."
+            lacking = f"Pasal {target.pasal} tidak memiliki ayat ({target.ayat})"
+            return f"{target.label()} tidak ada: {lacking}."
         if target.bab and not target.pasal and instruction.operation is Operation.DELETE:
             if not any(in_part(p, target) for p in pasals):
                 return f"{target.label()} tidak ada dalam peraturan yang diubah."
@@ -290,7 +320,7 @@ def _restate(pasals: list[PasalHistory], step: _Step) -> str:
 def _insert_at(
     pasals: list[PasalHistory], number: str, instruction: Instruction, last: int | None
 ) -> int:
-    """Where a new Pasal goes: after the previous one inserted, after "di antara X", or by number."""
+    """Where a new Pasal goes: after the one inserted before it, after "di antara X", by number."""
     if last is not None:
         return last + 1
     after = _find(pasals, instruction.after.pasal if instruction.after else None)
@@ -394,12 +424,30 @@ def _replace_unit(text: str, target: Target, wording: str) -> str | None:
     return f"{text[:start]}{_label_of(target)} {wording}\n{text[end:]}".rstrip()
 
 
-def _new_unit_text(body: str, target: Target) -> str | None:
-    """The wording the instruction gives ``target`` (its marker and what follows)."""
-    span = _unit_span(body, Target(ayat=target.ayat, huruf=target.huruf, angka=target.angka))
-    if span is None:
-        return None
-    return body[span[0] : span[1]].strip()
+def _new_unit_text(body: str, target: Target, alone: bool = False) -> str | None:
+    """The wording the instruction gives ``target`` (its marker and what follows).
+
+    A wording given for one unit without its marker ('Pasal 2 huruf b diubah sehingga
+    berbunyi: "Menteri ialah …"') is that unit's whole wording when it is the only target.
+    """
+    body = _OCR_MARKER_RE.sub(_marker, body.strip(" \"“”'"))
+    unit = Target(ayat=target.ayat, huruf=target.huruf, angka=target.angka)
+    span = _unit_span(body, unit)
+    if span is not None:
+        return body[span[0] : span[1]].strip()
+    kind = "huruf" if target.huruf else "angka" if target.angka else "ayat"
+    if alone and body and not re.match(_ANY_MARKER[kind], body):
+        return f"{_label_of(target)} {body}"
+    return None
+
+
+# "(1)Perusahaan" and "(la) …" (OCR'd "(1a)"): an ayat marker all the same.
+_OCR_MARKER_RE = re.compile(r"(?m)^[ \t]*\((\d{1,3}[a-z]?|l[a-z])\)[ \t]*")
+
+
+def _marker(match: re.Match[str]) -> str:
+    number = match.group(1)
+    return f"(1{number[1:]}) " if number.startswith("l") else f"({number}) "
 
 
 def _edit_units(pasals: list[PasalHistory], step: _Step) -> str:
@@ -412,7 +460,8 @@ def _edit_units(pasals: list[PasalHistory], step: _Step) -> str:
         if not (target.ayat or target.huruf or target.angka):
             return f"Rumusan baru Pasal {target.pasal} tidak ditemukan."
         history = pasals[index]
-        wording = _new_unit_text(instruction.body, target)
+        alone = len(instruction.targets) == 1
+        wording = _new_unit_text(instruction.body, target, alone)
         if wording is None:
             return f"Rumusan baru {target.label()} tidak ditemukan."
         text = history.current.text

@@ -30,10 +30,13 @@ class Target:
     ayat: str | None = None
     huruf: str | None = None
     angka: str | None = None
+    lampiran: str | None = None  # "II", or "" for a regulation's only Lampiran
 
     def label(self) -> str:
         """``"Pasal 26 ayat (3)"``, ``"Bab V"``, ``"Pasal 5 ayat (1) huruf d1"``."""
         parts: list[str] = []
+        if self.lampiran is not None:
+            parts.append(f"Lampiran {self.lampiran}".strip())
         if self.bab and not self.pasal:
             parts.append(f"Bab {self.bab}")
         if self.bagian and not self.pasal:
@@ -73,6 +76,8 @@ class Instruction:
     text: str = ""
     reason: str = ""
     body: str = ""  # the new wording after "sebagai berikut:" (ayat-level edits read it)
+    # ("Anggota ABRI", "Prajurit ABRI") for 'perkataan "…" diganti dengan perkataan "…"'
+    words: tuple[str, str] | None = None
 
     @property
     def parsed(self) -> bool:

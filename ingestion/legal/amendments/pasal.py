@@ -11,24 +11,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingestion.legal.amendments.text import fix_numbers, strip_catchwords
+from ingestion.legal.amendments.text import clean, fix_numbers
 
 MAX_GAP = 6
+# Each heading pattern opens with its literal word so the engine can skip ahead to it; what
+# must stand before a heading (a line start, a sentence's end, a quote) is checked by
+# :func:`_opens_line`.
 PASAL_HEADING_RE = re.compile(
-    r"(?:^|(?<=\n)|(?<=[.;:”\"'“]\s)|(?<=[.;:”\"'“]))[ \t\"“']*"
-    r"(?i:Pasal)\s+(?P<number>\d{1,4}\s?[A-Z]?)(?![\w(])"
+    r"(?i:Pasal)[ \t]*\n?[ \t]*(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w(])"
     # References go on in lower case ("Pasal 5 ayat (1)", "Pasal 5 yang …"); a body starts
     # with a capital ("Yang dimaksud …", "Dalam hal …") or an ayat.
     r"(?![ \t]*(?:ayat|huruf|angka|dan\b|atau\b|sampai|s\.d|,|\)|tentang|ini\b|tersebut|"
     r"sebagaimana|yang\b|di\b|pada\b|dalam\b|berbunyi|diubah|dihapus|tetap))"
 )
 BAB_HEADING_RE = re.compile(
-    r"(?:^|(?<=\n)|(?<=[.;:]\s))[ \t\"“']*BAB\s+(?P<number>[IVXLC]+\s?[A-Z]?)(?![\w])"
-    r"(?!\s*(?:dan\b|,|ini\b|tentang))"
+    r"BAB\s+(?P<number>[IVXLC]+[ ]?[A-Z]?)(?![\w])(?!\s*(?:dan\b|,|ini\b|tentang))"
 )
-BAGIAN_HEADING_RE = re.compile(
-    r"(?:^|(?<=\n))[ \t\"“']*Bagian\s+(?P<name>Ke[a-z]+|Pertama|KE[A-Z]+|PERTAMA)\b"
-)
+BAGIAN_HEADING_RE = re.compile(r"Bagian\s+(?P<name>Ke[a-z]+|Pertama|KE[A-Z]+|PERTAMA)\b")
+_LINE_OPENING_RE = re.compile(r"(?:^|\n|[.;:”\"'“]\s?)[ \t\"“']*$")
+
+
+def _opens_line(text: str, at: int) -> bool:
+    """Does ``text[at:]`` start a line (or follow a sentence's end or a quote)?"""
+    return bool(_LINE_OPENING_RE.search(text[max(0, at - 6) : at])) or (
+        at < 6 and not text[:at].strip()
+    )
+
+
 # "BAB VA JALAN KHUSUS Pasal 57A": a heading after a Bab's title on the same line.
 _TITLE_THEN_PASAL_RE = re.compile(r"(\b[A-Z]{2,}[ \t]+)(?=Pasal\s+\d)")
 _BODY_START_RE = re.compile(r"MEMUTUSKAN|Menetapkan\s*:", re.IGNORECASE)
@@ -37,9 +46,11 @@ _BODY_END_RE = re.compile(
     r"^\s*Penjelasan\s+atas\b",
     re.MULTILINE,
 )
-_PENJELASAN_RE = re.compile(
-    r"PENJELASAN\s+ATAS\b|^\s*PENJELASAN\s*$|\bI\.\s*UMUM\b|\bII\.\s*PASAL\s+DEMI\s+PASAL\b",
-    re.MULTILINE,
+_PENJELASAN_RES = (
+    re.compile(r"PENJELASAN\s+ATAS\b"),
+    re.compile(r"PENJELASAN[ \t]*$", re.MULTILINE),
+    re.compile(r"I\.\s*UMUM\b"),
+    re.compile(r"II\.\s*PASAL\s+DEMI\s+PASAL\b"),
 )
 
 
@@ -71,14 +82,23 @@ def body_of(text: str) -> str:
 
 def without_penjelasan(text: str) -> str:
     """``text`` up to its Penjelasan (the whole text when it has none)."""
-    match = _PENJELASAN_RE.search(text)
-    return text[: match.start()] if match else text
+    starts = [m.start() for r in _PENJELASAN_RES if (m := r.search(text))]
+    return text[: min(starts)] if starts else text
 
 
 def pasal_texts(text: str) -> list[PasalText]:
-    """The Pasal of ``text`` in document order."""
+    """The Pasal of ``text`` in document order.
+
+    A law that enacts a Perppu ("Penetapan Peraturan Pemerintah Pengganti Undang-Undang …
+    menjadi Undang-Undang") has one or two Pasal of its own and the Perppu's whole body in
+    its Lampiran, and amendments amend that body: of the bodies a text has (one after each
+    MEMUTUSKAN), the one with the most Pasal is the regulation's.
+    """
     try:
-        return split_pasal(body_of(strip_catchwords(text)))
+        cleaned = clean(text)
+        starts = [m.start() for m in re.finditer(r"MEMUTUSKAN", cleaned)] or [0]
+        bodies = [split_pasal(body_of(cleaned[start:])) for start in starts[:4]]
+        return max(bodies, key=len)
     except (ValueError, IndexError, RecursionError):
         return []
 
@@ -87,8 +107,16 @@ def split_pasal(body: str, expected: frozenset[str] = frozenset()) -> list[Pasal
     """Split ``body`` at its Pasal headings (``expected`` numbers are always headings)."""
     body = _TITLE_THEN_PASAL_RE.sub("\\1\n", body)
     headings = _headings(body, expected)
-    babs = [(m.start(), _clean_number(m.group("number"))) for m in BAB_HEADING_RE.finditer(body)]
-    bagians = [(m.start(), m.group("name").capitalize()) for m in BAGIAN_HEADING_RE.finditer(body)]
+    babs = [
+        (m.start(), _clean_number(m.group("number")))
+        for m in BAB_HEADING_RE.finditer(body)
+        if _opens_line(body, m.start())
+    ]
+    bagians = [
+        (m.start(), m.group("name").capitalize())
+        for m in BAGIAN_HEADING_RE.finditer(body)
+        if _opens_line(body, m.start())
+    ]
     result: list[PasalText] = []
     for index, (start, end_of_heading, number) in enumerate(headings):
         stop = headings[index + 1][0] if index + 1 < len(headings) else len(body)
@@ -105,22 +133,41 @@ def _clean_number(raw: str) -> str:
 
 
 def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]:
-    found: list[tuple[int, int, str]] = []
-    last: tuple[int, str] | None = None
+    """The headings that make the longest run of growing numbers (gaps ≤ :data:`MAX_GAP`).
+
+    A reference that opens a line ("Pasal 15 ke 4 … Undang-undang Nomor 1 Tahun 1967" in a
+    Mengingat read as body) is a candidate too; the longest run leaves it out. Numbers the
+    caller expects weigh more than any run of others.
+    """
+    candidates: list[tuple[int, int, str, tuple[int, str]]] = []
     for match in PASAL_HEADING_RE.finditer(body):
-        number = _clean_number(match.group("number"))
-        key = pasal_key(number)
-        if number not in expected and not _follows(last, key):
-            continue
-        found.append((match.start(), match.end(), number))
-        last = key
-    return found
-
-
-def _follows(last: tuple[int, str] | None, key: tuple[int, str]) -> bool:
-    if last is None:
-        return True
-    return last < key and key[0] - last[0] <= MAX_GAP
+        if _opens_line(body, match.start()):
+            number = _clean_number(match.group("number"))
+            candidates.append((match.start(), match.end(), number, pasal_key(number)))
+    # best[i] = (score of the best run ending at candidate i, previous index)
+    best: list[tuple[int, int]] = []
+    # Pasal number → {key: the best-scoring candidate with that key so far}; a later run can
+    # extend any earlier candidate, so only the best of each key matters.
+    ending: dict[int, dict[tuple[int, str], int]] = {}
+    for index, (_start, _end, number, key) in enumerate(candidates):
+        weight = 1000 if number in expected else 1
+        score, previous = weight, -1
+        for base in range(max(0, key[0] - MAX_GAP), key[0] + 1):
+            for other_key, other in ending.get(base, {}).items():
+                if other_key < key and best[other][0] + weight > score:
+                    score, previous = best[other][0] + weight, other
+        best.append((score, previous))
+        same = ending.setdefault(key[0], {})
+        if key not in same or best[same[key]][0] < score:
+            same[key] = index
+    if not best:
+        return []
+    at = max(range(len(best)), key=lambda i: best[i][0])
+    chain: list[int] = []
+    while at != -1:
+        chain.append(at)
+        at = best[at][1]
+    return [candidates[i][:3] for i in reversed(chain)]
 
 
 def _strip_trailing_headings(chunk: str) -> str:

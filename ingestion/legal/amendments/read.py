@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date
 
@@ -28,8 +29,8 @@ from ingestion.legal.amendments.model import (
     Target,
 )
 from ingestion.legal.amendments.pasal import PasalText, split_pasal, without_penjelasan
-from ingestion.legal.amendments.text import fix_numbers, read_date, strip_catchwords
-from ingestion.legal.citation import RegulationRef, find_regulations
+from ingestion.legal.amendments.text import clean, fix_numbers, read_date
+from ingestion.legal.citation import RegulationRef, canonical_jenis, find_regulations
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ _INTRO_RE = re.compile(
     r"(?=(?:undang|peraturan|keputusan|qanun|perpu|uu\b|pp\b))",
     re.IGNORECASE,
 )
+_INTRO_FORMULA_RE = re.compile(r"sebagai\s+berikut\s*:?", re.IGNORECASE)
 _INTRO_END_RE = re.compile(r"sebagai\s+berikut\s*:?|:", re.IGNORECASE)
 _OWN_PASAL_I_RE = re.compile(r"(?:^|\n)[ \t]*Pasal\s+I[ \t]*(?:\n|$)")
 _OWN_PASAL_II_RE = re.compile(r"(?:^|\n)[ \t\"“”]*Pasal\s+(?:II|III)[ \t]*(?:\n|$)")
@@ -52,7 +54,7 @@ _EARLIER_RE = re.compile(
     r"(?:sebagaimana|yang)\s+(?:telah\s+)?(?:beberapa\s+kali\s+)?(?:diubah|terakhir)", re.IGNORECASE
 )
 _ITEM_RE = re.compile(
-    r"(?:^|(?<=[\s”\"':;.]))(?P<n>\d[0-9lIO]{0,2}|[lI])"
+    r"(?:^|(?<=[\s”\"':;.]))(?P<n>\d[0-9lIO]{0,3}|[lI])"
     r"(?:\s?\.\s*(?=[A-Za-z])|\s+(?=(?:Ketentuan|Di\s?antara|Diantara)\b))"
 )
 _KEYWORD_RE = re.compile(
@@ -64,7 +66,7 @@ _KEYWORD_RE = re.compile(
 )
 _VERB_RE = re.compile(
     r"\b(?:di\s?ubah|disisipkan|disisip|dihapus|dihapuskan|ditambah\w*|menambah\w*|"
-    r"menyisipkan|dicabut|diganti|tetap)\b",
+    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*|dipecah)\b",
     re.IGNORECASE,
 )
 _HEAD_END_RE = re.compile(
@@ -72,10 +74,20 @@ _HEAD_END_RE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
-_MODIFY_RE = re.compile(r"\bdi\s?ubah\b", re.IGNORECASE)
+_MODIFY_RE = re.compile(
+    r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b|\bdipecah\b", re.IGNORECASE
+)
 _INSERT_RE = re.compile(r"\bdisisip(?:kan)?\b|\bmenyisipkan\b", re.IGNORECASE)
 _ADD_RE = re.compile(r"\bditambah\w*\b|\bmenambah\w*\b", re.IGNORECASE)
-_DELETE_RE = re.compile(r"\bdihapus(?:kan)?\b|\bdicabut\b", re.IGNORECASE)
+_DELETE_RE = re.compile(r"\bdihapus(?:kan)?\b|\bdicabut\b|\bmenghapus\w*\b", re.IGNORECASE)
+# "perkataan "Anggota ABRI" diganti dengan perkataan "Prajurit ABRI"": words, not a unit.
+_WORDS_RE = re.compile(
+    r"\b(?:kata-kata|kata|perkataan|frasa|frase|istilah|sebutan)\s*[\"“”'](?P<old>[^\"“”]{1,300})[\"“”']"
+    r"\s*(?:,\s*)?(?:diganti|diubah)\s+(?:dengan|menjadi)\s+"
+    r"(?:(?:kata-kata|kata|perkataan|frasa|frase|istilah|sebutan)\s*)?"
+    r"[\"“”'](?P<new>[^\"“”]{0,300})[\"“”']",
+    re.IGNORECASE,
+)
 _STARTS_BETWEEN_RE = re.compile(r"\s*[\"“]?(?:di\s?antara|antara)\b", re.IGNORECASE)
 _PENJELASAN_ONLY_RE = re.compile(
     r"\btetap\b[^.:]*\bpenjelasan|^\s*penjelasan\b|substansi\s+tetap", re.IGNORECASE
@@ -83,7 +95,7 @@ _PENJELASAN_ONLY_RE = re.compile(
 _BETWEEN_RE = re.compile(
     r"\bdi\s?antara\s+(?P<x>(?:ketentuan\s+)?(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|angka)\b.+?)"
     r"\s+(?:dan\s+)?(?P<y>(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|"
-    r"angka)\b\s*\S+?)(?=\s+(?:disisip|ditambah|menyisipkan|yang|sehingga)\b|,|\s*$)",
+    r"angka)\b\s*\S+?)(?=\s+(?:disisip\w*|ditambah\w*|menyisipkan|yang|sehingga)\b|,|\s*$)",
     re.IGNORECASE,
 )
 _NEW_UNITS_RE = re.compile(
@@ -134,7 +146,7 @@ class _Section:
 
 
 def _read(text: str, own: RegulationRef) -> list[AmendmentText]:
-    cleaned = strip_catchwords(text.replace("\r\n", "\n"))
+    cleaned = clean(text)
     body = without_penjelasan(cleaned)
     enacted, effective = _dates(body)
     sections = _sections(body)
@@ -160,7 +172,7 @@ def regulation_dates(text: str) -> tuple[date | None, date | None]:
     """(enacted, in force) of any regulation: "Diundangkan di … pada tanggal …" and "mulai
     berlaku pada tanggal diundangkan" (the enactment date) or the later date it states."""
     try:
-        return _dates(without_penjelasan(strip_catchwords(text)))
+        return _dates(without_penjelasan(clean(text)))
     except (ValueError, IndexError, RecursionError):
         return None, None
 
@@ -186,7 +198,8 @@ def _sections(body: str) -> list[_Section]:
     for match in _INTRO_RE.finditer(body, search_from):
         if intros and match.start() < intros[-1][1]:
             continue
-        end = _INTRO_END_RE.search(body, match.end(), match.end() + MAX_INTRO)
+        end = _INTRO_FORMULA_RE.search(body, match.end(), match.end() + MAX_INTRO)
+        end = end or _INTRO_END_RE.search(body, match.end(), match.end() + MAX_INTRO)
         if end is None:
             continue
         intro = body[match.start() : end.end()]
@@ -198,9 +211,14 @@ def _sections(body: str) -> list[_Section]:
     sections = []
     for index, (start, items_at, intro) in enumerate(intros):
         stop = intros[index + 1][0] if index + 1 < len(intros) else len(body)
+        own_heading = re.search(
+            r"\n[ \t]*Pasal\s+\w{1,6}[ \t]*\n?[ \t]*$", body[max(0, stop - 40) : stop]
+        )
+        if own_heading is not None and index + 1 < len(intros):
+            stop -= len(body[max(0, stop - 40) : stop]) - own_heading.start()
         closing = _OWN_PASAL_II_RE.search(body, items_at, stop)
-        end = closing.start() if closing else _closing_formula(body, items_at, stop)
-        sections.append(_Section(_own_heading(body, start), intro, items_at, end))
+        items_end = closing.start() if closing else _closing_formula(body, items_at, stop)
+        sections.append(_Section(_own_heading(body, start), intro, items_at, items_end))
     return sections
 
 
@@ -241,10 +259,39 @@ def _regulations(
     earlier_at = _EARLIER_RE.search(fixed)
     earlier: list[RegulationRef] = []
     if earlier_at:
-        for ref, (start, _end) in mentions[1:]:
-            if start > earlier_at.start() and ref.key != target.key and ref not in earlier:
-                earlier.append(ref)
+        last_end = earlier_at.end()
+        for ref, (start, end) in mentions[1:]:
+            if start < earlier_at.start() or ref.key == target.key or ref in earlier:
+                continue
+            between = fixed[last_end:start]
+            if re.search(r"\btentang\b", between) and not re.search(r"\bdan\b|;", between):
+                continue  # named inside the previous amendment's title
+            earlier.append(ref)
+            last_end = end
+        earlier.extend(r for r in _listed_earlier(fixed[earlier_at.start() :]) if r not in earlier)
     return target, tuple(earlier)
+
+
+_LISTED_RE = re.compile(
+    r"diubah\s+(?:terakhir\s+)?dengan\s+(?P<jenis>Undang-Undang|Peraturan\s+Pemerintah|"
+    r"Peraturan\s+Presiden|Peraturan\s+Daerah)\s*:(?P<list>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_LISTED_ITEM_RE = re.compile(r"Nomor\s+(?P<nomor>\d{1,4})\s+Tahun\s+(?P<tahun>(?:19|20)\d{2})")
+
+
+def _listed_earlier(text: str) -> list[RegulationRef]:
+    """ "diubah dengan Undang-Undang: a. Nomor 9 Tahun 1994 …; b. Nomor 16 Tahun 2000 …"."""
+    match = _LISTED_RE.search(text)
+    if match is None:
+        return []
+    jenis = canonical_jenis(match.group("jenis"))
+    if jenis is None:
+        return []
+    return [
+        RegulationRef(jenis.name, m.group("nomor"), m.group("tahun"))
+        for m in _LISTED_ITEM_RE.finditer(match.group("list"))
+    ]
 
 
 def _title_target(head: str, own: RegulationRef) -> RegulationRef | None:
@@ -281,45 +328,68 @@ def _instructions(section: str, heading: str, own: RegulationRef) -> list[Instru
     return result
 
 
-_BARE_START_RE = re.compile(
-    r"(?:(?<=[.;:”\"]\s)|(?<=\n)|(?<=[.;:”\"]))[ \t]*(?:\d{1,2}\s+)?"
-    r"(?=(?:Ketentuan|Di\s?antara|Diantara)\b)"
-)
+_BARE_WORD_RE = re.compile(r"Ketentuan\b|Di\s?antara\b|Diantara\b")
+_BARE_BEFORE_RE = re.compile(r"(?:^|\n|[.;:”\"]\s?)[ \t]*(?P<number>\d{1,2}\s+)?$")
 
 
 def _recover_lost(section: str, starts: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Give lost item numbers to unnumbered instruction sentences between two items.
+    """Give lost item numbers to the instruction sentences found between two items.
 
-    A sentence that kept its number without the dot ("8 Di antara …") keeps that number;
-    the others take the next numbers in turn.
+    Two kinds are found: an item numbered in turn that opens with a unit word but has no
+    verb (read, then kept as unparsed) and an unnumbered instruction sentence. A sentence
+    that kept its number without the dot ("8 Di antara …") keeps that number; the others
+    take the next numbers in turn.
     """
     result: list[tuple[int, int]] = []
     for number, at in starts:
         last, previous_at = result[-1] if result else (0, 0)
-        for start in _bare_starts(section, previous_at + MIN_ITEM, at):
-            written = re.match(r"\s*(\d{1,2})\s", section[start : start + 6])
-            ordinal = int(written.group(1)) if written else last + 1
-            if not last < ordinal < number:
-                ordinal = last + 1
-            if ordinal >= number:
-                break
+        found = _keyword_items(section, previous_at + MIN_ITEM, at)
+        found += [(None, s) for s in _bare_starts(section, previous_at + MIN_ITEM, at)]
+        for written, start in sorted(found, key=lambda f: f[1]):
+            if written is None:
+                bare = re.match(r"\s*(\d{1,2})\s", section[start : start + 6])
+                written = int(bare.group(1)) if bare else None
+            ordinal = written if written is not None and last < written < number else last + 1
+            if ordinal >= number or (start - previous_at) < MIN_ITEM:
+                continue
             result.append((ordinal, start))
-            last = ordinal
+            last, previous_at = ordinal, start
         result.append((number, at))
     return result
+
+
+_ITEM_OPENING_RE = re.compile(
+    r"\s*[\"“]?(?:ketentuan|di\s?antara|diantara|pasal\s+\d|bab\s+[ivxlc]|penjelasan|lampiran|"
+    r"judul)\b",
+    re.IGNORECASE,
+)
+
+
+def _keyword_items(section: str, start: int, stop: int) -> list[tuple[int | None, int]]:
+    """Numbered items that open as an instruction does but have no verb (not definitions)."""
+    found: list[tuple[int | None, int]] = []
+    for match in _ITEM_RE.finditer(section, start, stop):
+        head = section[match.end() : match.end() + 200]
+        if not match.group(0).rstrip().endswith(".") or not _ITEM_OPENING_RE.match(head):
+            continue
+        if re.search(r"\badalah\b|\bialah\b", head) or _VERB_RE.search(_first_sentence(head)):
+            continue  # a definition in restated wording; verbs were candidates already
+        found.append((_item_number(match.group("n")), match.start()))
+    return found
 
 
 def _bare_starts(section: str, start: int, stop: int) -> list[int]:
     """Unnumbered instruction sentences in ``section[start:stop]`` (one offset each)."""
     found: list[int] = []
-    seen: set[int] = set()
-    for match in _BARE_START_RE.finditer(section, start, stop):
-        before = section[max(0, match.end() - 6) : match.end()]
-        if match.end() in seen or re.search(r"\d\s?\.\s*$", before):
+    for match in _BARE_WORD_RE.finditer(section, start, stop):
+        before = _BARE_BEFORE_RE.search(section[max(0, match.start() - 8) : match.start()])
+        if before is None or re.search(
+            r"\d\s?\.\s*$", section[max(0, match.start() - 6) : match.start()]
+        ):
             continue
-        seen.add(match.end())
-        if _is_bare_instruction(section[match.end() : match.end() + 400]):
-            found.append(match.start())
+        if _is_bare_instruction(section[match.start() : match.start() + 400]):
+            lead = before.group("number")
+            found.append(match.start() - (len(lead) if lead else 0))
     return found
 
 
@@ -330,9 +400,23 @@ def _is_bare_instruction(head: str) -> bool:
     )
 
 
+@dataclass
+class _Candidates:
+    """Where each number opens a possible item: all of them, and the strong ones."""
+
+    every: dict[int, list[int]]
+    strong: dict[int, list[int]]
+
+    def first(self, number: int, position: int, strong: bool) -> int | None:
+        """The first offset ≥ ``position`` where ``number`` opens a candidate."""
+        offsets = (self.strong if strong else self.every).get(number, [])
+        index = bisect_left(offsets, position)
+        return offsets[index] if index < len(offsets) else None
+
+
 def _item_starts(section: str) -> list[tuple[int, int]]:
     """(number, offset) of each numbered instruction, in order."""
-    candidates: list[tuple[int, int, int, bool]] = []  # number, start, text start, strong
+    candidates = _Candidates({}, {})
     for match in _ITEM_RE.finditer(section):
         head = section[match.end() : match.end() + 300]
         if not _VERB_RE.search(_first_sentence(head)):
@@ -340,7 +424,10 @@ def _item_starts(section: str) -> list[tuple[int, int]]:
         strong = bool(_KEYWORD_RE.match(head))
         if not match.group(0).rstrip().endswith(".") and not strong:
             continue
-        candidates.append((_item_number(match.group("n")), match.start(), match.end(), strong))
+        number = _item_number(match.group("n"))
+        candidates.every.setdefault(number, []).append(match.start())
+        if strong:
+            candidates.strong.setdefault(number, []).append(match.start())
     chosen: list[tuple[int, int]] = []
     expected = 1
     position = 0
@@ -355,29 +442,31 @@ def _item_starts(section: str) -> list[tuple[int, int]]:
     return chosen
 
 
+_ITEM_DIGITS = str.maketrans("lIO", "110")
+
+
 def _item_number(raw: str) -> int:
-    return int(raw.translate(str.maketrans({"l": "1", "I": "1", "O": "0"})))
+    return int(raw.translate(_ITEM_DIGITS))
 
 
-def _pick(
-    candidates: list[tuple[int, int, int, bool]], expected: int, position: int
-) -> tuple[int, int] | None:
+def _pick(candidates: _Candidates, expected: int, position: int) -> tuple[int, int] | None:
     """The next item: a strong candidate for ``expected`` before the next strong one.
 
     OCR may lose a run of item numbers (page footers read over them); a later number is
     taken only when the number after it follows too, so a stray list item is not.
     """
-    later = [c for c in candidates if c[1] >= position]
     for skip in range(MAX_JUMP + 1):
         number = expected + skip
-        next_strong = next((c[1] for c in later if c[0] == number + 1 and c[3]), 10**12)
-        strong = next((c for c in later if c[0] == number and c[3] and c[1] < next_strong), None)
-        if strong is not None and (skip <= SKIP_TOLERANCE or next_strong < 10**12):
-            return number, strong[1]
+        following = candidates.first(number + 1, position, strong=True)
+        limit = following if following is not None else 10**12
+        strong = candidates.first(number, position, strong=True)
+        confirmed = skip <= SKIP_TOLERANCE or following is not None
+        if strong is not None and strong < limit and confirmed:
+            return number, strong
         if skip == 0:
-            weak = next((c for c in later if c[0] == number and c[1] < next_strong), None)
-            if weak is not None:
-                return number, weak[1]
+            weak = candidates.first(number, position, strong=False)
+            if weak is not None and weak < limit:
+                return number, weak
     return None
 
 
@@ -397,7 +486,7 @@ def _lost(ordinal: int, source: str) -> Instruction:
 
 def _instruction(ordinal: int, source: str, item: str) -> Instruction:
     """Read one numbered item; an unreadable one is kept with its reason."""
-    text = re.sub(r"^\d{1,3}\s?\.\s*", "", item)
+    text = re.sub(r"^(?:\d[0-9lIO]{0,3}|[lI])(?:\s?\.|\s)\s*", "", item)
     head, body = _split_head(text)
     fixed = fix_numbers(" ".join(head.split()))
     operation = _operation(fixed)
@@ -411,7 +500,8 @@ def _instruction(ordinal: int, source: str, item: str) -> Instruction:
     new_pasal: tuple[NewPasal, ...] = ()
     if operation is not Operation.PENJELASAN:
         new_pasal = _new_pasal(fixed, body, targets, context, operation)
-    reason = _unreadable(operation, targets, new_pasal, body, fixed)
+    words = _WORDS_RE.search(fixed)
+    reason = "" if words and targets else _unreadable(operation, targets, new_pasal, body, fixed)
     return Instruction(
         ordinal=ordinal,
         source=source,
@@ -423,6 +513,7 @@ def _instruction(ordinal: int, source: str, item: str) -> Instruction:
         text=item,
         reason=reason,
         body=body,
+        words=(words.group("old"), words.group("new")) if words else None,
     )
 
 
@@ -458,8 +549,14 @@ def _operation(head: str) -> Operation | None:
     return None
 
 
+_LAMPIRAN_RE = re.compile(r"\bLampiran(?:\s+(?P<no>[IVXLC]+)\b)?", re.IGNORECASE)
+
+
 def _units(text: str) -> list[tuple[str, str]]:
     """(kind, number) of every unit ``text`` names, in order ("ayat (2)" → ("ayat", "2"))."""
+    lampiran = _LAMPIRAN_RE.search(text)
+    if lampiran is not None and not _UNIT_RE.search(text, 0, lampiran.start()):
+        return [("lampiran", (lampiran.group("no") or "").upper())]  # an annex, not a Pasal
     units = []
     for match in _UNIT_RE.finditer(text):
         kind = match.group("kind").lower()
@@ -540,7 +637,10 @@ def _targets(head: str, operation: Operation, context: Target) -> tuple[Target, 
         if operation is Operation.INSERT and not _MODIFY_RE.search(head):
             return (context,) if context.pasal or context.bab else ()
     verb = _first_verb(head)
-    return _resolve(_units(head[:verb]), context) or ((context,) if context.label() else ())
+    named = _units(head[:verb])
+    if not named:  # "Mengubah Lampiran II …": the active verb comes first
+        named = _units(re.split(r"\bsehingga\b", head, maxsplit=1)[0])
+    return _resolve(named, context) or ((context,) if context.label() else ())
 
 
 def _first_verb(head: str) -> int:
@@ -558,9 +658,11 @@ def _resolve(units: list[tuple[str, str]], context: Target) -> tuple[Target, ...
     bagian: str | None = None
     paragraf: str | None = None
     pending: list[tuple[str, str]] = []
-    ayat: str | None = None
+    ayat: str | None = context.ayat
     for index, (kind, number) in enumerate(units):
-        if kind == "bab":
+        if kind == "lampiran":
+            targets.append(Target(lampiran=number))
+        elif kind == "bab":
             bab = number
         elif kind == "bagian":
             bagian = number
@@ -569,11 +671,13 @@ def _resolve(units: list[tuple[str, str]], context: Target) -> tuple[Target, ...
         elif kind == "pasal":
             pasal = number
             ayat = None
-            for sub_kind, sub_number in pending:
-                targets.append(_sub(pasal, sub_kind, sub_number, None))
-            pending = []
             following = units[index + 1][0] if index + 1 < len(units) else None
-            if following not in ("ayat", "huruf", "angka"):
+            if pending:  # "ayat (2) dan ayat (3) Pasal 8": the Pasal closes its ayat
+                targets.extend(_sub(pasal, kind, n, None) for kind, n in pending)
+                pending = []
+            elif following not in ("ayat", "huruf", "angka") and not any(
+                t.pasal == number for t in targets
+            ):
                 targets.append(Target(pasal=pasal))
         elif kind == "ayat":
             ayat = number
@@ -661,6 +765,7 @@ def _unreadable(
     if operation is Operation.DELETE:
         return ""
     judul = re.match(r"\s*judul\b", head, re.IGNORECASE)
-    if not new_pasal and not body and not judul:
+    annex = bool(targets) and all(t.lampiran is not None for t in targets)
+    if not new_pasal and not body and not judul and not annex:
         return "Rumusan baru tidak ditemukan."
     return ""

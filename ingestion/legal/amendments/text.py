@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-_ELLIPSIS_RE = re.compile(r"(?:\.\s?){3}|…")
+_ELLIPSIS_RE = re.compile(r"\.\s?\.\s?\.|…")
 _WORD_START_RE = re.compile(r"(?:^|(?<=\s))\S")
 _CATCHWORD_SPAN = 100
 # Digits OCR reads as letters, inside a token that has at least one real digit.
@@ -43,6 +43,19 @@ _DATE_RE = re.compile(
 )
 
 
+_PAGE_FURNITURE_RE = re.compile(
+    r"^[ \t]*(?:-[ \t]*\d{1,4}[ \t]*-|PRESIDEN(?:[ \t]+REPUBLIK[ \t]+INDONESIA)?|"
+    r"REPUBLIK[ \t]+INDONESIA)[ \t]*\n",
+    re.MULTILINE,
+)
+
+
+def clean(text: str) -> str:
+    """Page furniture of a printed regulation removed: catchwords, page numbers ("- 3 -"),
+    and the running head ("PRESIDEN REPUBLIK INDONESIA") standing on its own line."""
+    return strip_catchwords(_PAGE_FURNITURE_RE.sub("", text.replace("\r\n", "\n")))
+
+
 def strip_catchwords(text: str) -> str:
     """Drop each page-foot catchword whose words open the text that follows it."""
     out: list[str] = []
@@ -55,7 +68,7 @@ def strip_catchwords(text: str) -> str:
             continue
         after = _skip_space(text, match.end())
         gap = text[cut:after]
-        out.append(text[pos:cut].rstrip(" \t"))
+        out.append(text[pos:cut].rstrip())
         out.append("\n" if "\n" in gap else " ")
         pos = after
     out.append(text[pos:])
