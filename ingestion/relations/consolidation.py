@@ -29,8 +29,7 @@ from ingestion.legal.amendments.apply import Consolidation as Built
 from ingestion.legal.amendments.apply import consolidate
 from ingestion.legal.amendments.model import AmendmentText, Instruction
 from ingestion.legal.amendments.pasal import pasal_texts
-from ingestion.legal.amendments.read import read_amendments
-from ingestion.legal.amendments.text import read_date
+from ingestion.legal.amendments.read import read_amendments, regulation_dates
 from ingestion.legal.citation import RegulationRef
 from ingestion.legal.relations import match_key
 from ingestion.models import (
@@ -49,8 +48,6 @@ from ingestion.relations.editions import RegulationId, current_among, current_ed
 log = logging.getLogger(__name__)
 
 _ERROR_CHARS = 2000
-_DIUNDANGKAN = re.compile(r"diundangkan\s+di\s+\w+\s+pada\s+tanggal\s", re.IGNORECASE)
-_DATE_SPAN = 40
 
 
 # --- the stored text -------------------------------------------------------------------
@@ -75,13 +72,10 @@ def stored_text(document: Document) -> str:
 
 
 def enacted_on(text: str) -> date | None:
-    """The date a regulation was promulgated ("Diundangkan di Jakarta pada tanggal …"):
-    the first such line of its body that holds a readable date."""
-    for match in _DIUNDANGKAN.finditer(text):
-        found = read_date(text[match.end() : match.end() + _DATE_SPAN])
-        if found is not None:
-            return found
-    return None
+    """The date a regulation came into force, read from its text (the enactment date, or
+    the later date it states); the original wording of each Pasal is in force from then."""
+    enacted, effective = regulation_dates(text)
+    return effective or enacted
 
 
 # --- entry point -----------------------------------------------------------------------
