@@ -147,17 +147,22 @@ def _ingest(path: Path) -> tuple[str, float]:
     return str(result.document_id), took
 
 
-def _phrase(text: str, df: Counter[str]) -> str:
-    """The window of ``PHRASE_WORDS`` words whose words are rarest in the chain."""
+def _phrase(text: str, df: Counter[str], documents: int) -> str:
+    """The window of ``PHRASE_WORDS`` words that weighs most by IDF over the chain's Pasal
+    wordings (its rarest words: what tells this Pasal from its neighbours)."""
     words = text.split()
     if len(words) <= PHRASE_WORDS:
         return " ".join(words)
-    costs = [df[w.lower().strip('.,;:()"“”')] for w in words]
-    best = min(
+    weights = [math.log(documents / max(df[_key(w)], 1)) for w in words]
+    best = max(
         range(len(words) - PHRASE_WORDS + 1),
-        key=lambda i: (sum(costs[i : i + PHRASE_WORDS]), i),
+        key=lambda i: (sum(weights[i : i + PHRASE_WORDS]), -i),
     )
     return " ".join(words[best : best + PHRASE_WORDS])
+
+
+def _key(word: str) -> str:
+    return word.lower().strip(".,;:()\"“”")
 
 
 def _first(text: str) -> Any:
@@ -198,7 +203,7 @@ def _run_chain(chain: ChainLike, limit: int | None) -> ChainFigures:
         if last.state not in ("amended", "inserted") or last.valid_to is not None:
             continue
         figures.queries += 1
-        hit = _first(_phrase(last.text, df))
+        hit = _first(_phrase(last.text, df, len(versions)))
         if hit is None:
             figures.misses.append(f"Pasal {last.number}: no result")
             continue
@@ -211,7 +216,7 @@ def _run_chain(chain: ChainLike, limit: int | None) -> ChainFigures:
         old = history[0]
         if old.state == "original" and old.text.strip():
             figures.old_queries += 1
-            old_hit = _first(_phrase(old.text, df))
+            old_hit = _first(_phrase(old.text, df, len(versions)))
             figures.old_replaced_first += _is_replaced(old_hit, target_id, superseded)
     return figures
 
