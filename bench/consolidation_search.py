@@ -284,6 +284,7 @@ def _cli() -> None:
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     main(module.chains(module.DEFAULT_CORPUS), limit=args.limit, e5=args.e5)
 
