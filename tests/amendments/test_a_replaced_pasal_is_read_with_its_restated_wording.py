@@ -65,3 +65,15 @@ def test_a_restated_pasal_quoting_other_pasal_keeps_only_its_own(
     assert [p.number for p in instruction.new_pasal] == ["5", "6", "7"]
     assert instruction.new_pasal[0].text == "Satu sebagaimana dimaksud dalam Pasal 9."
     assert instruction.new_pasal[2].text == "Tiga."
+
+
+def test_a_range_of_units_names_every_unit_in_it(build_amending: BuildAmending) -> None:
+    text = build_amending(
+        [
+            "Ketentuan Pasal 1 huruf a sampai dengan huruf d dan huruf g diubah sehingga Pasal 1 "
+            "berbunyi sebagai berikut:\nPasal 1\nYang dimaksud dengan: a. satu."
+        ]
+    )
+    [instruction] = read_amendments(text, UU_19_2016)[0].instructions
+    assert [t.huruf for t in instruction.targets] == ["a", "b", "c", "d", "g"]
+    assert {t.pasal for t in instruction.targets} == {"1"}

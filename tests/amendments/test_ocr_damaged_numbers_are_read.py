@@ -39,3 +39,20 @@ def test_an_item_number_read_as_a_letter_still_opens_an_item(
     first, second = read_amendments(text, UU_19_2016)[0].instructions
     assert (first.ordinal, first.targets) == (1, (Target(pasal="3"),))
     assert (second.ordinal, second.targets) == (2, (Target(pasal="4"),))
+
+
+def test_instructions_whose_numbers_were_lost_take_the_numbers_in_turn(
+    build_amending: BuildAmending,
+) -> None:
+    items = [f"Ketentuan Pasal {n} dihapus." for n in range(3, 8)]
+    text = build_amending(items)
+    for n in (1, 2, 4):  # page footers read over these numbers
+        text = text.replace(f"\n{n}. Ketentuan", "\nKetentuan")
+    instructions = read_amendments(text, UU_19_2016)[0].instructions
+    assert [(i.ordinal, i.targets[0].pasal) for i in instructions] == [
+        (1, "3"),
+        (2, "4"),
+        (3, "5"),
+        (4, "6"),
+        (5, "7"),
+    ]

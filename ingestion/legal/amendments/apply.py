@@ -12,6 +12,7 @@ including, ``valid_to`` (None: still in force, as NeuRIS' open end and LEGI's "V
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -23,6 +24,8 @@ from ingestion.legal.amendments.pasal import PasalText, pasal_key
 from ingestion.legal.citation import RegulationRef
 
 DELETED_TEXT = "Dihapus."
+
+logger = logging.getLogger(__name__)
 
 
 class PasalState(StrEnum):
@@ -114,7 +117,7 @@ def consolidate(
                 result.unparsed.append(instruction)
                 continue
             warning = _missing_ayat(result.pasals, instruction) if instruction.new_pasal else ""
-            conflict = _apply(result.pasals, _Step(instruction, when, ref))
+            conflict = _apply_safely(result.pasals, _Step(instruction, when, ref))
             if warning and not conflict:
                 result.warnings.append((instruction, warning))
             if conflict:
@@ -190,6 +193,17 @@ def _add_version(history: PasalHistory, state: PasalState, text: str, step: _Ste
     )
 
 
+def _apply_safely(pasals: list[PasalHistory], step: _Step) -> str:
+    """Errors are data: an instruction that breaks the engine is a conflict, not a crash."""
+    try:
+        return _apply(pasals, step)
+    except Exception:  # one bad instruction must not stop the rest of the chain
+        logger.warning(
+            "amendments: %s could not be applied", step.instruction.source, exc_info=True
+        )
+        return "Perintah ini tidak dapat diterapkan secara otomatis."
+
+
 def _apply(pasals: list[PasalHistory], step: _Step) -> str:
     """Apply one instruction; the reason it cannot be applied ("" when it was)."""
     instruction = step.instruction
@@ -199,6 +213,7 @@ def _apply(pasals: list[PasalHistory], step: _Step) -> str:
     if conflict:
         return conflict
     if instruction.new_pasal:
+        _drop_left_out(pasals, step)
         return _restate(pasals, step)
     if instruction.operation is Operation.DELETE:
         return _delete(pasals, step)
@@ -282,6 +297,24 @@ def in_part(history: PasalHistory | PasalText, target: Target) -> bool:
 
 def _has_ayat(text: str, ayat: str) -> bool:
     return bool(re.search(r"\(\s*" + re.escape(ayat) + r"\s*[)1l]", text))
+
+
+def _drop_left_out(pasals: list[PasalHistory], step: _Step) -> None:
+    """A Bab or Bagian restated whole ends the Pasal its new wording leaves out."""
+    instruction = step.instruction
+    if instruction.operation is not Operation.REPLACE:
+        return
+    kept = {p.number for p in instruction.new_pasal}
+    for target in instruction.targets:
+        if target.pasal or not target.bab:
+            continue
+        for history in pasals:
+            if not (in_part(history, target) and _live(history)) or history.number in kept:
+                continue
+            # A heading OCR lost would read as a Pasal left out: only a Pasal the new
+            # wording never names is ended.
+            if not re.search(rf"\bPasal\s+{re.escape(history.number)}\b", instruction.body):
+                _add_version(history, PasalState.DELETED, DELETED_TEXT, step)
 
 
 def _restate(pasals: list[PasalHistory], step: _Step) -> str:

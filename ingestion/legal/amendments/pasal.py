@@ -28,6 +28,8 @@ BAB_HEADING_RE = re.compile(
     r"BAB\s+(?P<number>[IVXLC]+[ ]?[A-Z]?)(?![\w])(?!\s*(?:dan\b|,|ini\b|tentang))"
 )
 BAGIAN_HEADING_RE = re.compile(r"Bagian\s+(?P<name>Ke[a-z]+|Pertama|KE[A-Z]+|PERTAMA)\b")
+# "… Anggaran Pasal 31 (1) Penyusunan …": a reference never goes on with "(1)", a heading does.
+_FIRST_AYAT_RE = re.compile(r"[ \t]*\n?[ \t]*\(\s*1\s*\)")
 _LINE_OPENING_RE = re.compile(r"(?:^|\n|[.;:”\"'“]\s?)[ \t\"“']*$")
 
 
@@ -143,7 +145,7 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
     """
     candidates: list[tuple[int, int, str, tuple[int, str]]] = []
     for match in PASAL_HEADING_RE.finditer(body):
-        if _opens_line(body, match.start()):
+        if _opens_line(body, match.start()) or _FIRST_AYAT_RE.match(body, match.end()):
             number = _clean_number(match.group("number"))
             candidates.append((match.start(), match.end(), number, pasal_key(number)))
     # best[i] = (score of the best run ending at candidate i, previous index)

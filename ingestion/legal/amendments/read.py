@@ -53,10 +53,24 @@ _OWN_HEADING_RE = re.compile(r"(?:^|\n)[ \t]*Pasal\s+(?P<no>[IVXLC]+|\d{1,4}[A-Z
 _EARLIER_RE = re.compile(
     r"(?:sebagaimana|yang)\s+(?:telah\s+)?(?:beberapa\s+kali\s+)?(?:diubah|terakhir)", re.IGNORECASE
 )
+# An item number; what stands before it (a line start, a space, a sentence's end) is checked
+# by _item_matches, so the engine can skip ahead to the digits.
 _ITEM_RE = re.compile(
-    r"(?:^|(?<=[\s”\"':;.]))(?P<n>\d[0-9lIO]{0,3}|[lI])"
+    r"(?P<n>\d[0-9lIO]{0,3}|[lI])"
     r"(?:\s?\.\s*(?=[A-Za-z])|\s+(?=(?:Ketentuan|Di\s?antara|Diantara)\b))"
 )
+_BEFORE_ITEM = frozenset(" \t\n\r”\"':;.")
+
+
+def _item_matches(section: str, start: int = 0, stop: int | None = None) -> list[re.Match[str]]:
+    end = len(section) if stop is None else stop
+    return [
+        m
+        for m in _ITEM_RE.finditer(section, start, end)
+        if m.start() == 0 or section[m.start() - 1] in _BEFORE_ITEM
+    ]
+
+
 _KEYWORD_RE = re.compile(
     r"\s*[\"“]?(?:ketentuan|di\s?antara|antara|pasal|bab|judul|penjelasan|lampiran|bagian|"
     r"paragraf|setelah|sesudah|sebelum|ayat|huruf|angka|menambah|menyisipkan|mengubah|"
@@ -66,7 +80,7 @@ _KEYWORD_RE = re.compile(
 )
 _VERB_RE = re.compile(
     r"\b(?:di\s?ubah|disisipkan|disisip|dihapus|dihapuskan|ditambah\w*|menambah\w*|"
-    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*|dipecah)\b",
+    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*|dipecah|disempurnakan)\b",
     re.IGNORECASE,
 )
 _HEAD_END_RE = re.compile(
@@ -75,7 +89,8 @@ _HEAD_END_RE = re.compile(
 )
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
 _MODIFY_RE = re.compile(
-    r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b|\bdipecah\b", re.IGNORECASE
+    r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b|\bdipecah\b|\bdisempurnakan\b",
+    re.IGNORECASE,
 )
 _INSERT_RE = re.compile(r"\bdisisip(?:kan)?\b|\bmenyisipkan\b", re.IGNORECASE)
 _ADD_RE = re.compile(r"\bditambah\w*\b|\bmenambah\w*\b", re.IGNORECASE)
@@ -123,7 +138,10 @@ _EFFECTIVE_RE = re.compile(
     re.IGNORECASE,
 )
 _ENACTED_RE = re.compile(r"Diundangkan\s+di\s+\w+\s+pada\s+tanggal\s+(?P<when>[^\n]{4,40})", re.I)
-_TITLE_TARGET_RE = re.compile(r"perubahan\s+(?:\w+\s+){0,2}atas\s+", re.IGNORECASE)
+# "PERUBAHAN KEDUA ATAS …", "PENGUBAHAN DAN PENAMBAHAN PERATURAN …", "PEROBAHAN … ATAS …"
+_TITLE_TARGET_RE = re.compile(
+    r"\b(?:perubahan|pengubahan|perobahan)\b(?:\s+(?:\w+\s+){0,3}?atas\b)?", re.IGNORECASE
+)
 
 
 def read_amendments(text: str, own: RegulationRef) -> list[AmendmentText]:
@@ -134,7 +152,7 @@ def read_amendments(text: str, own: RegulationRef) -> list[AmendmentText]:
     """
     try:
         return _read(text, own)
-    except (ValueError, IndexError, KeyError, TypeError, RecursionError, AttributeError):
+    except Exception:  # a hostile text fails only its own consolidation, never indexing
         logger.warning("amendments: Pasal I of %s could not be read", own.short, exc_info=True)
         return []
 
@@ -159,7 +177,8 @@ def _read(text: str, own: RegulationRef) -> list[AmendmentText]:
         target, earlier = _regulations(section.intro, own)
         if target is None:
             target = _title_target(body[:3000], own)
-        instructions = _instructions(body[section.start : section.end], section.heading, own)
+        items = body[section.start : section.end]
+        instructions = _instructions(items, section.heading, own, section.intro)
         results.append(
             AmendmentText(
                 target=target,
@@ -210,7 +229,7 @@ def _sections(body: str) -> list[_Section]:
         if not _MODIFY_RE.search(intro) or not _item_follows(body, end.end()):
             continue
         intros.append((match.start(), end.end(), intro))
-    if not intros and pasal_i:
+    if not intros and pasal_i and _says_amending(body, pasal_i.end()):
         intros.append((pasal_i.start(), pasal_i.end(), ""))
     sections = []
     for index, (start, items_at, intro) in enumerate(intros):
@@ -224,6 +243,15 @@ def _sections(body: str) -> list[_Section]:
         items_end = closing.start() if closing else _closing_formula(body, items_at, stop)
         sections.append(_Section(_own_heading(body, start), intro, items_at, items_end))
     return sections
+
+
+def _says_amending(body: str, pasal_i_end: int) -> bool:
+    """A "Pasal I" with no opening sentence amends only if the title or its words say so
+    (older regulations number their own articles I, II … too)."""
+    if _TITLE_TARGET_RE.search(body[:1500]):
+        return True
+    opening = body[pasal_i_end : pasal_i_end + 400]
+    return bool(_MODIFY_RE.search(opening) and find_regulations(fix_numbers(opening)))
 
 
 def _start_of_body(body: str) -> int:
@@ -311,13 +339,20 @@ def _title_target(head: str, own: RegulationRef) -> RegulationRef | None:
 # --- items -------------------------------------------------------------------------------
 
 
-def _instructions(section: str, heading: str, own: RegulationRef) -> list[Instruction]:
+def _instructions(
+    section: str, heading: str, own: RegulationRef, intro: str = ""
+) -> list[Instruction]:
     starts = _item_starts(section)
     prefix = f"{own.short} " if own.short else ""
     if not starts:
         if not section.strip():
             return []
-        return [_instruction(1, f"{prefix}Pasal {heading}", section.strip())]
+        # One instruction, no numbers: "Ketentuan Pasal 1 dalam … diubah sehingga berbunyi
+        # sebagai berikut:" is the opening sentence and the instruction at once.
+        single = section.strip()
+        if not _VERB_RE.search(_first_sentence(single[:300])):
+            single = f"{intro} {single}" if intro else single
+        return [_instruction(1, f"{prefix}Pasal {heading}", single)]
     starts = _recover_lost(section, starts)
     result: list[Instruction] = []
     expected = 1
@@ -347,14 +382,18 @@ def _recover_lost(section: str, starts: list[tuple[int, int]]) -> list[tuple[int
     result: list[tuple[int, int]] = []
     for number, at in starts:
         last, previous_at = result[-1] if result else (0, 0)
-        found = _keyword_items(section, previous_at + MIN_ITEM, at)
-        found += [(None, s) for s in _bare_starts(section, previous_at + MIN_ITEM, at)]
+        if number == last + 1:  # nothing lost before this item
+            result.append((number, at))
+            continue
+        begin = previous_at + MIN_ITEM if result else 0  # item 1 may open the section
+        found = _keyword_items(section, begin, at)
+        found += [(None, s) for s in _bare_starts(section, begin, at)]
         for written, start in sorted(found, key=lambda f: f[1]):
             if written is None:
                 bare = re.match(r"\s*(\d{1,2})\s", section[start : start + 6])
                 written = int(bare.group(1)) if bare else None
             ordinal = written if written is not None and last < written < number else last + 1
-            if ordinal >= number or (start - previous_at) < MIN_ITEM:
+            if ordinal >= number or (result and start - previous_at < MIN_ITEM):
                 continue
             result.append((ordinal, start))
             last, previous_at = ordinal, start
@@ -372,7 +411,7 @@ _ITEM_OPENING_RE = re.compile(
 def _keyword_items(section: str, start: int, stop: int) -> list[tuple[int | None, int]]:
     """Numbered items that open as an instruction does but have no verb (not definitions)."""
     found: list[tuple[int | None, int]] = []
-    for match in _ITEM_RE.finditer(section, start, stop):
+    for match in _item_matches(section, start, stop):
         head = section[match.end() : match.end() + 200]
         if not match.group(0).rstrip().endswith(".") or not _ITEM_OPENING_RE.match(head):
             continue
@@ -421,7 +460,7 @@ class _Candidates:
 def _item_starts(section: str) -> list[tuple[int, int]]:
     """(number, offset) of each numbered instruction, in order."""
     candidates = _Candidates({}, {})
-    for match in _ITEM_RE.finditer(section):
+    for match in _item_matches(section):
         head = section[match.end() : match.end() + 300]
         if not _VERB_RE.search(_first_sentence(head)):
             continue
@@ -491,9 +530,14 @@ def _lost(ordinal: int, source: str) -> Instruction:
 def _instruction(ordinal: int, source: str, item: str) -> Instruction:
     """Read one numbered item; an unreadable one is kept with its reason."""
     text = re.sub(r"^(?:\d[0-9lIO]{0,3}|[lI])(?:\s?\.|\s)\s*", "", item)
-    head, body = _split_head(text)
+    head, body = _split_head(_join_split_words(text))
     fixed = fix_numbers(" ".join(head.split()))
     operation = _operation(fixed)
+    if operation is None and body:  # "Ketentuan Pasal 167 sebagai berikut: diubah sehingga …"
+        moved = re.match(r"\s*((?:di\s?ubah|dihapus)\b[^:.]{0,60}?berbunyi)\s*", body, re.I)
+        if moved is not None:
+            fixed, body = f"{fixed} {moved.group(1)}", body[moved.end() :]
+            operation = _operation(fixed)
     if operation is None:
         return Instruction(
             ordinal, source, None, text=item, reason="Jenis perubahan tidak dikenali."
@@ -519,6 +563,25 @@ def _instruction(ordinal: int, source: str, item: str) -> Instruction:
         body=body,
         words=(words.group("old"), words.group("new")) if words else None,
     )
+
+
+# (a piece the damage always leaves, the damaged form, the word)
+_SPLIT_WORDS = (
+    ("diu", re.compile(r"\bdiu\s+bah\b"), "diubah"),
+    ("bunyi", re.compile(r"\bber\s+bunyi\b"), "berbunyi"),
+    ("bagai", re.compile(r"\bse\s+bagai\b"), "sebagai"),
+    ("sipkan", re.compile(r"\bdisipkan\b|\bdisi\s+sipkan\b"), "disisipkan"),
+    ("hapus", re.compile(r"\bdi\s+hapus\b"), "dihapus"),
+)
+
+
+def _join_split_words(text: str) -> str:
+    """The instruction words OCR splits or misspells ("diu bah", "ber bunyi", "disipkan")."""
+    head = text[:MAX_HEAD]
+    for piece, pattern, word in _SPLIT_WORDS:
+        if piece in head:
+            head = pattern.sub(word, head)
+    return head + text[MAX_HEAD:]
 
 
 def _split_head(text: str) -> tuple[str, str]:
@@ -563,7 +626,8 @@ def _units(text: str) -> list[tuple[str, str]]:
     lampiran = _LAMPIRAN_RE.search(text)
     if lampiran is not None and not re.search(r"\bPasal\b", text, re.IGNORECASE):
         return [("lampiran", (lampiran.group("no") or "").upper())]  # an annex, not a Pasal
-    units = []
+    units: list[tuple[str, str]] = []
+    last_end = 0
     for match in _UNIT_RE.finditer(text):
         kind = match.group("kind").lower()
         number = match.group("no").strip("() ").replace(" ", "")
@@ -571,8 +635,28 @@ def _units(text: str) -> list[tuple[str, str]]:
             number = number.upper()
         if kind == "bab" and not re.fullmatch(r"[IVXLC]+[A-Z]?|\d+[A-Z]?", number):
             continue
+        if units and _RANGE_RE.fullmatch(text[last_end : match.start()]):
+            units.extend((kind, n) for n in _between_numbers(units[-1], (kind, number)))
         units.append((kind, number))
+        last_end = match.end()
     return units
+
+
+_RANGE_RE = re.compile(r"\s*(?:sampai\s+dengan|s\.?\s?d\.?|hingga)\s*", re.IGNORECASE)
+MAX_RANGE = 60
+
+
+def _between_numbers(first: tuple[str, str], last: tuple[str, str]) -> list[str]:
+    """The units strictly between "huruf a sampai dengan huruf d" (b, c), or "Pasal 5 s.d.
+    Pasal 8" (6, 7); none when the two are not plain letters or numbers of one kind."""
+    if first[0] != last[0]:
+        return []
+    low, high = first[1], last[1]
+    if low.isdigit() and high.isdigit() and 0 < int(high) - int(low) <= MAX_RANGE:
+        return [str(n) for n in range(int(low) + 1, int(high))]
+    if len(low) == len(high) == 1 and low.isalpha() and high.isalpha() and low < high:
+        return [chr(c) for c in range(ord(low) + 1, ord(high))]
+    return []
 
 
 def _context(head: str) -> Target:
