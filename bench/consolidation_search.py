@@ -162,7 +162,7 @@ def _phrase(text: str, df: Counter[str], documents: int) -> str:
 
 
 def _key(word: str) -> str:
-    return word.lower().strip(".,;:()\"“”")
+    return word.lower().strip('.,;:()"“”')
 
 
 def _first(text: str) -> Any:
