@@ -2,7 +2,8 @@
 
 After an extractor change (or to repair a graph an interrupted run left stale), every
 document's relations are read again from its stored chunks, linked to the regulations in
-the corpus, and every in-force status recomputed — one document per transaction, in
+the corpus, every in-force status recomputed and every consolidated text rebuilt — one
+document per transaction, in
 arrival order, through the same :func:`ingestion.relations.graph.refresh_document` the
 pipeline uses. Either order gives the same graph, so the result does not depend on it.
 A progress bar shows on a terminal (``--progress`` forces it, ``--no-progress`` hides it).
@@ -17,7 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from ingestion.models import Document, RegulationRelation
+from ingestion.models import Consolidation, ConsolidationState, Document, RegulationRelation
 from ingestion.relations.graph import refresh_document
 
 
@@ -46,7 +47,9 @@ class Command(BaseCommand):
         relations = RegulationRelation.objects.count()
         linked = RegulationRelation.objects.filter(target_document__isnull=False).count()
         repealed = Document.objects.filter(in_force=False).count()
+        consolidated = Consolidation.objects.filter(state=ConsolidationState.BUILT).count()
         return (
             f"relink_regulations: {documents} dokumen, {relations} relasi ({linked} tertaut),"
-            f" {repealed} dokumen tidak berlaku, dalam {elapsed:.1f} dtk"
+            f" {repealed} dokumen tidak berlaku, {consolidated} naskah konsolidasi,"
+            f" dalam {elapsed:.1f} dtk"
         )
