@@ -71,14 +71,16 @@ _COPIES_SQL = """
            (SELECT count(*) FROM ingestion_legalunit u WHERE u.document_id = d.id),
            d.created_at
     FROM documents d
-    WHERE (d.regulation_key, d.regulation_region) IN (SELECT * FROM unnest(%(keys)s, %(regions)s))
-      AND d.status <> ALL(%(hidden)s)
+    WHERE (d.regulation_key, d.regulation_region) IN (
+            SELECT * FROM unnest(%(keys)s::text[], %(regions)s::text[])
+          )
+      AND d.status <> ALL(%(hidden)s::text[])
       AND EXISTS (SELECT 1 FROM ingestion_chunk x WHERE x.document_id = d.id AND x.indexed)
       AND NOT EXISTS (
           SELECT 1 FROM documents n
           WHERE n."sourceType" = d."sourceType"
             AND (n.metadata ->> 'source_key') = (d.metadata ->> 'source_key')
-            AND n.status <> ALL(%(hidden)s)
+            AND n.status <> ALL(%(hidden)s::text[])
             AND (n.created_at, n.id) > (d.created_at, d.id)
             AND EXISTS (SELECT 1 FROM ingestion_chunk y WHERE y.document_id = n.id AND y.indexed)
       )

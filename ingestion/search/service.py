@@ -51,6 +51,7 @@ from ingestion.pipeline import embed
 from ingestion.relations.read import hit_notes
 from ingestion.relations.references import Passage, references_for
 from ingestion.search import sql as search_sql
+from ingestion.search.copies import one_copy_per_regulation
 from ingestion.search.lexical import bm25_candidates, query_lexemes, term_coverage
 from ingestion.search.query import (
     Degraded,
@@ -165,6 +166,7 @@ def search(
         fused = reranked.order
         if reranked.degraded and degraded is None:
             degraded = Degraded.NO_RERANK
+    fused = one_copy_per_regulation(fused)  # one answer per regulation (search.copies)
     if q.include_repealed and q.in_force_first:
         fused = repealed_last(fused, lists, keep=set(named))
     hits = annotate(_hits(fused[: q.limit], lexemes, forced, embedded))
