@@ -7,25 +7,31 @@ Worker processes ignore SIGINT themselves (Ctrl-C reaches the whole process grou
 parent decides when to stop.
 
 Workers are processes, not threads: PyMuPDF must not run on two threads at once, and two
-cores parse faster than one. They are forked while the parent holds no database
-connection (each child opens its own), all at once on the first submit (the ``fork``
-start method of :class:`~concurrent.futures.ProcessPoolExecutor`).
+cores parse faster than one. They are spawned, not forked: a parent that has loaded the
+embedding model (its ONNX thread pool) cannot be forked safely. Each child sets Django up
+with the parent's settings as they are now (its database, object storage, model gateway:
+whatever the parent's configuration resolved to, overrides included) and opens its own
+connection.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
+import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
 
+import django
+from django.conf import settings
 from django.db import connections
 
 from ingestion.bulk.items import ImportItem
 from ingestion.bulk.one import ImportSettings, ItemResult, import_item, plan_item
-from ingestion.pipeline import embed
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +72,27 @@ def _inline(
         yield result
 
 
-def _child_started() -> None:
+def settings_snapshot() -> dict[str, Any]:
+    """The parent's resolved settings a child adopts (the picklable upper-case ones)."""
+    snapshot: dict[str, Any] = {}
+    for name in dir(settings):
+        if name.isupper():
+            value = getattr(settings, name)
+            try:
+                pickle.dumps(value)
+            except Exception:
+                continue
+            snapshot[name] = value
+    return snapshot
+
+
+def _child_started(snapshot: dict[str, Any]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    # A model the parent loaded (its thread pool did not survive the fork) is loaded
-    # again here, on the first document.
-    embed.forget_embedders()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aceh_rag.settings")
+    for name, value in snapshot.items():
+        setattr(settings, name, value)
+    django.setup()
 
 
 def _child_import(item: ImportItem, options: ImportSettings) -> ItemResult:
@@ -88,11 +109,12 @@ def _pooled(
     stop: threading.Event,
     report: OnResult,
 ) -> Iterator[ItemResult]:
-    connections.close_all()  # no connection may be shared with the forked children
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("spawn")
     pending = iter(items)
     in_hand: set[Future[ItemResult]] = set()
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_child_started) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_child_started, initargs=(settings_snapshot(),)
+    ) as pool:
         while True:
             while not stop.is_set() and len(in_hand) < workers * 2:
                 item = next(pending, None)

@@ -137,13 +137,6 @@ def loaded_local_embedders() -> list[str]:
     return [e.model_id for e in embedders if isinstance(e, LocalE5Embedder) and e.loaded]
 
 
-def forget_embedders() -> None:
-    """A forked child starts without its parent's models (their threads stayed behind)."""
-    global _embedders_lock
-    _embedders_lock = threading.Lock()
-    _embedders.clear()
-
-
 def get_embedder() -> Embedder:
     """The process-wide embedder for the current configuration."""
     gateway = settings.MODEL_GATEWAY_URL
