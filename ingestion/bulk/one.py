@@ -189,7 +189,9 @@ _STATUS_OF: dict[Outcome, ItemStatus] = {
 
 
 def _finished(item: ImportItem, options: ImportSettings, result: IngestResult) -> ItemResult:
-    document = Document.objects.filter(pk=result.document_id).first()
+    document = (
+        Document.objects.filter(pk=result.document_id).first() if result.document_id else None
+    )
     if result.outcome is Outcome.SKIPPED and document is not None:
         return _skipped(item, options, document)
     status = _STATUS_OF.get(result.outcome, ItemStatus.FAILED)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 
@@ -91,7 +92,7 @@ def regulation_copies(regulations: Sequence[tuple[str, str]]) -> list[CopyRow]:
     """The searchable current copies of these regulations."""
     if not regulations:
         return []
-    params = {
+    params: dict[str, Any] = {
         "imported": IMPORTED_SOURCE_SYSTEM,
         "keys": [k for k, _ in regulations],
         "regions": [r for _, r in regulations],
