@@ -71,12 +71,30 @@ def corpus_items(root: Path, only: str | None, limit: int | None) -> list[Any]:
             return (0, 0, item.relpath)
         return (-int(match["tahun"]), int(match["nomor"]), item.relpath)
 
+    items = [with_identity(item) for item in items]
     items.sort(key=newest_first)
     if limit and limit < len(items):
         # A seeded sample: the newest N would be the biggest omnibus laws of recent years.
         picked = random.Random(SAMPLE_SEED).sample(range(len(items)), limit)
         items = [items[i] for i in sorted(picked)]
     return items
+
+
+JENIS_OF_FOLDER = {"uu": "Undang-Undang", "pp": "Peraturan Pemerintah", "permenkeu": "PMK"}
+
+
+def with_identity(item: Any) -> Any:
+    """The corpus layout names every file (``uu/1954/62.md``): jenis, nomor and tahun as a
+    manifest would give them, since some files open with OCR noise instead of a title."""
+    from dataclasses import replace
+
+    match = re.match(r"(?P<folder>[a-z]+)/(?P<tahun>\d{4})/(?P<nomor>\d+)\.md$", item.relpath)
+    if match is None or match["folder"] not in JENIS_OF_FOLDER:
+        return item
+    jenis = JENIS_OF_FOLDER[match["folder"]]
+    metadata = {"jenis": jenis, "nomor": match["nomor"], "tahun": match["tahun"]}
+    title = f"{jenis} Nomor {match['nomor']} Tahun {match['tahun']}"
+    return replace(item, metadata=metadata, title=title)
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -228,8 +246,8 @@ def quality(label: str, questions: Sequence[Any], tuning: Any, peers: bool) -> l
     return [retrieval.evaluate(name, questions, run) for name, run in runs]
 
 
-def print_quality(rows: Sequence[Any]) -> None:
-    print("\n== GALQA dev (306 questions) ==")
+def print_quality(rows: Sequence[Any], questions: int) -> None:
+    print(f"\n== GALQA dev ({questions} questions) ==")
     print(f"{'method':<22} {'R@1':>6} {'R@5':>6} {'MRR':>6} {'p50 ms':>7} {'p95 ms':>7}")
     for s in rows:
         print(
@@ -361,7 +379,7 @@ def main() -> int:
         print_import(report, len(items))
         print_size()
         haystack = quality(f"+{len(items)} docs", questions, tuning, peers=not args.no_peers)
-        print_quality([*alone, *haystack])
+        print_quality([*alone, *haystack], len(questions))
         retrieval.evaluate_references(
             questions, retrieval.hybrid_runner("hybrid", files_by_document(), tuning)
         )
