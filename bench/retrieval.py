@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -401,6 +401,78 @@ def print_table(all_scores: Sequence[Scores]) -> None:
     print("ayat (and huruf/angka), over questions whose gold has one.")
 
 
+# --- leave-regulations-out cross-validation -------------------------------------------------
+
+FOLDS = 5
+
+
+def regulation_folds(questions: Sequence[Question], folds: int = FOLDS) -> list[list[str]]:
+    """The gold regulations dealt into ``folds`` groups of about equal question counts
+    (largest first, each to the lightest fold): a fold holds whole regulations, so its
+    questions are about regulations no other fold asks about."""
+    counts: dict[str, int] = {}
+    for question in questions:
+        counts[question.document] = counts.get(question.document, 0) + 1
+    groups: list[list[str]] = [[] for _ in range(folds)]
+    weights = [0] * folds
+    for document in sorted(counts, key=lambda d: (-counts[d], d)):
+        lightest = min(range(folds), key=lambda i: (weights[i], i))
+        groups[lightest].append(document)
+        weights[lightest] += counts[document]
+    return groups
+
+
+def fold_scores(
+    scores: Scores, questions: Sequence[Question], groups: Sequence[Sequence[str]]
+) -> list[tuple[float, float, float]]:
+    """(R@1, R@5, MRR) of each fold's questions, from one evaluation over all of them."""
+    out = []
+    for group in groups:
+        ranks = [r for q, r in zip(questions, scores.ranks, strict=True) if q.document in group]
+        fold = Scores(scores.name, ranks=ranks)
+        out.append((fold.recall(1), fold.recall(5), fold.mrr()))
+    return out
+
+
+def _mean_spread(values: Sequence[float]) -> str:
+    import statistics
+
+    spread = statistics.pstdev(values) if len(values) > 1 else 0.0
+    return f"{statistics.fmean(values):.3f} ± {spread:.3f}"
+
+
+def print_folds(
+    scores: Scores,
+    questions: Sequence[Question],
+    baseline: Scores | None = None,
+    folds: int = FOLDS,
+) -> bool:
+    """Each fold's R@1/R@5/MRR, their mean ± spread, and with a baseline the per-fold gain.
+    Returns whether the change gains on every fold (MRR), or True without a baseline."""
+    groups = regulation_folds(questions, folds)
+    ours = fold_scores(scores, questions, groups)
+    base = fold_scores(baseline, questions, groups) if baseline is not None else None
+    print(f"\nleave-regulations-out, {folds} folds ({scores.name}):")
+    print(f"{'fold':<5} {'regs':>4} {'qs':>4} {'R@1':>6} {'R@5':>6} {'MRR':>6}", end="")
+    print("   ΔR@1   ΔR@5   ΔMRR" if base else "")
+    every = True
+    for index, (group, row) in enumerate(zip(groups, ours, strict=True)):
+        asked = sum(1 for q in questions if q.document in group)
+        line = (
+            f"{index + 1:<5} {len(group):>4} {asked:>4} {row[0]:6.3f} {row[1]:6.3f} {row[2]:6.3f}"
+        )
+        if base:
+            delta = [a - b for a, b in zip(row, base[index], strict=True)]
+            every &= delta[2] > 0
+            line += "".join(f" {d:+6.3f}" for d in delta)
+        print(line)
+    for name, column in (("R@1", 0), ("R@5", 1), ("MRR", 2)):
+        print(f"  {name} mean ± spread: {_mean_spread([row[column] for row in ours])}")
+    if base:
+        print(f"  gains on every fold (MRR): {'yes' if every else 'NO'}")
+    return every
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--database-url", help="reuse this database (ingests only what is missing)")
@@ -418,6 +490,21 @@ def parse_args() -> argparse.Namespace:
         "--only",
         choices=["hybrid", "lexical", "dense", "bm25", "bm25-unit"],
         action="append",
+    )
+    parser.add_argument(
+        "--compare-default",
+        action="store_true",
+        help="also run the default tuning and print each fold's gain of the given overrides",
+    )
+    parser.add_argument(
+        "--no-named-scope",
+        action="store_true",
+        help="turn off the named-regulation scope (the query naming its regulation)",
+    )
+    parser.add_argument(
+        "--compare-named-scope",
+        action="store_true",
+        help="baseline without the named-regulation scope: each fold's gain of having it",
     )
     parser.add_argument(
         "--query-cache",
@@ -444,8 +531,16 @@ def tuning_from(args: argparse.Namespace) -> object:
         "unit_dense_weight": args.unit_dense_weight,
         "rescore_weight": args.rescore_weight,
         "coverage_weight": args.coverage_weight,
+        "named_scope": False if args.no_named_scope else None,
     }
     return replace(tuning, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _defaults(args: argparse.Namespace) -> object:
+    """The settings' tuning, none of the command line's overrides."""
+    blank = argparse.Namespace(**{k: None for k in vars(args)})
+    blank.no_named_scope = False
+    return tuning_from(blank)
 
 
 def main() -> int:
@@ -471,7 +566,16 @@ def main() -> int:
             else:
                 run = hybrid_runner(method, files, tuning)
             results.append(evaluate(method, questions, run))
-        if "hybrid" in methods:
+        hybrid_scores = next((s for s in results if s.name == "hybrid"), None)
+        if hybrid_scores is not None:
+            baseline = None
+            if args.compare_default or args.compare_named_scope:
+                base_tuning = _defaults(args) if args.compare_default else tuning
+                if args.compare_named_scope:
+                    base_tuning = replace(base_tuning, named_scope=False)  # type: ignore[type-var]
+                base = hybrid_runner("hybrid", files, base_tuning)
+                baseline = evaluate("baseline", questions, base)
+            print_folds(hybrid_scores, questions, baseline)
             evaluate_references(questions, hybrid_runner("hybrid", files, tuning))
         EMBEDDER.save()
         print_table(results)

@@ -27,6 +27,7 @@ from ingestion.jobs import UploadMeta, enqueue_upload, queue_info
 from ingestion.models import ApiToken, Document, IngestionJob, JobState, SourceType
 from ingestion.permissions import is_admin
 from ingestion.relations.consolidated import UnitNotFound, consolidated_regulation, unit_in_force
+from ingestion.relations.graph import other_copies
 from ingestion.relations.read import document_status
 from ingestion.search.service import Editions, SearchQuery, search
 
@@ -201,6 +202,13 @@ class RelationOut(Schema):
     documentId: str | None
 
 
+class CopyOut(Schema):
+    documentId: str
+    title: str
+    sourceType: str
+    sourceKey: str
+
+
 class DocumentOut(Schema):
     id: str
     title: str
@@ -228,6 +236,9 @@ class DocumentOut(Schema):
     )
     statusBerlaku: str | None = Field(None, description="status_berlaku dari mitra, apa adanya")
     relations: list[RelationOut] = Field(default_factory=list)
+    copies: list[CopyOut] = Field(
+        default_factory=list, description="Salinan lain peraturan yang sama dari sumber lain"
+    )
 
 
 class JobErrorOut(Schema):
@@ -416,6 +427,15 @@ def _legal_status(document: Document) -> dict[str, Any]:
         "inForceSource": status.source.value if status.source else None,
         "statusBerlaku": status.status_berlaku,
         "relations": [r.to_json() for r in status.relations],
+        "copies": [
+            {
+                "documentId": str(c.pk),
+                "title": c.title,
+                "sourceType": c.source_type,
+                "sourceKey": c.source_key,
+            }
+            for c in other_copies(document)
+        ],
     }
 
 

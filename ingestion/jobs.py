@@ -72,6 +72,9 @@ class UploadMeta:
     classification: str | None = None
     category: str | None = None
     skpa_unit: str | None = None
+    # A bulk import names its collection and itself (ingestion.bulk); the form does not.
+    collection_name: str = "upload"
+    source_system: str | None = None
 
 
 @dataclass(slots=True)
@@ -195,7 +198,8 @@ def enqueue_upload(uploaded_file: Any, *, meta: UploadMeta, user: Any) -> Upload
             "classification": meta.classification,
             "category": meta.category,
             "skpa_unit": meta.skpa_unit,
-            "collection_name": "upload",
+            "collection_name": meta.collection_name,
+            "source_system": meta.source_system,
         },
         "checksum": checksum,
         "size": size,

@@ -41,7 +41,8 @@ CANDIDATE_LIMIT = 200
 _EXTRA_WORD_PENALTY = 0.01  # an exact definition beats one that only starts with the term
 
 _QUESTION = re.compile(
-    r"^\s*(?:apa(?:kah)?\s+(?:yang\s+)?(?:di)?maksud(?:kan)?(?:\s+dengan)?"
+    r"^\s*(?:(?:jelaskan|terangkan|sebutkan)\s+)?"
+    r"(?:apa(?:kah)?\s+(?:yang\s+)?(?:di)?maksud(?:kan)?(?:\s+dengan)?"
     r"|apa(?:kah)?\s+(?:itu|pengertian|definisi|arti)(?:\s+dari)?"
     r"|(?:jelaskan\s+)?(?:pengertian|definisi|arti)(?:\s+dari)?)"
     r"\s+(?P<term>.+?)\s*[?.!]*\s*$",
@@ -155,6 +156,34 @@ def defining_units(
     if best < MIN_MATCH:
         return []
     return [row for score, row in scored if score == best]
+
+
+_JOINERS = frozenset({"dan", "serta"})
+
+
+def term_parts(term: Sequence[str]) -> list[list[str]]:
+    """ "X dan Y" as [X, Y]: the terms of a question asking for two definitions at once."""
+    parts: list[list[str]] = [[]]
+    for word in term:
+        if word in _JOINERS:
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    return [p for p in parts if p] if len(parts) > 1 else []
+
+
+def defining_units_of_any(
+    term: Sequence[str], query: SearchQuery, documents: Sequence[str]
+) -> list[UnitRow]:
+    """:func:`defining_units` of the term; when no unit defines it whole and it joins
+    several terms ("Jelaskan apa yang dimaksud dengan X dan Y"), those of each part."""
+    whole = defining_units(term, query, documents)
+    if whole:
+        return whole
+    found: list[UnitRow] = []
+    for part in term_parts(term):
+        found += defining_units(part, query, documents)
+    return found
 
 
 _LIST_SHARE = 0.5  # a chunk is a list of definitions when half its sub-units define a term

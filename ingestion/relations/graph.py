@@ -91,7 +91,7 @@ def refresh_document(document: Document) -> list[RegulationRelation]:
         # reports its old and new targets itself: what is new is this edition's rows
         # (one query fewer on every ingest).
         touched |= {regulation_id(r.target_document) for r in rows if r.target_document}
-        for other in touched:
+        for other in with_copies(touched):
             recompute_in_force(other)
         rebuild_consolidations(touched)
     log.info(
@@ -215,10 +215,37 @@ def _targets_of_regulation(rid: RegulationId) -> set[RegulationId]:
 # --- in force --------------------------------------------------------------------------
 
 
+def copies_of(rid: RegulationId) -> set[RegulationId]:
+    """The sources holding the same regulation as ``rid`` (same regulation key and region:
+    a JDIH portal's copy and an imported one), ``rid`` included."""
+    current = current_edition(rid)
+    if current is None or not current.regulation_key:
+        return {rid}
+    same = (
+        Document.objects.filter(
+            regulation_key=current.regulation_key, regulation_region=current.regulation_region
+        )
+        .exclude(status__in=HIDDEN_STATUSES)
+        .values_list("source_type", "metadata__source_key")
+    )
+    return {rid} | {(str(t), str(k)) for t, k in same}
+
+
+def with_copies(regulations: Iterable[RegulationId]) -> set[RegulationId]:
+    found: set[RegulationId] = set()
+    for rid in regulations:
+        found |= copies_of(rid)
+    return found
+
+
 def repealed_by(rid: RegulationId) -> list[RegulationRelation]:
-    """The repeals, stated by the current edition of a regulation here, that name ``rid``."""
+    """The repeals, stated by the current edition of a regulation here, that name ``rid``
+    or another copy of the same regulation (a repeal linked to one copy repeals all)."""
+    targets = Q()
+    for copy in copies_of(rid):
+        targets |= Q(target_document__in=editions(copy))
     relations = RegulationRelation.objects.filter(
-        kind=RelationKind.REPEALS, target_document__in=editions(rid)
+        targets, kind=RelationKind.REPEALS
     ).select_related("source_document")
     found = list(relations)
     current = current_among(r.source_document for r in found)
@@ -240,3 +267,11 @@ def recompute_in_force(rid: RegulationId) -> bool | None:
     )
     editions(rid).update(in_force=value)
     return value
+
+
+def other_copies(document: Document) -> list[Document]:
+    """The current editions of the other sources holding this document's regulation
+    (the document page lists them; search answers from the best one)."""
+    rid = regulation_id(document)
+    others = [current_edition(copy) for copy in sorted(copies_of(rid) - {rid})]
+    return [d for d in others if d is not None]

@@ -19,6 +19,7 @@ import itertools
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,3 +202,24 @@ def term_coverage(chunk_ids: list[int], lexemes: list[str]) -> dict[int, float]:
     with connection.cursor() as cursor:
         cursor.execute(_COVERAGE_SQL, params)
         return {row[0]: float(row[1]) / total for row in cursor.fetchall()}
+
+
+def bm25_within(lex: str, document_ids: Sequence[str], *, limit: int) -> list[Candidate]:
+    """BM25 over the chunks of these documents only (a regulation the query named): the
+    same scoring as :func:`bm25_candidates`, any query word matching."""
+    lexemes = query_lexemes(lex)
+    if not lexemes or not document_ids:
+        return []
+    stats = term_stats()
+    params = {
+        "terms": lexemes,
+        "idfs": [stats.idf(t) for t in lexemes],
+        "k1": BM25_K1,
+        "b": BM25_B,
+        "avg": stats.avg_tokens,
+        "cap": CANDIDATE_CAP,
+        "n": limit,
+        "match": any_term_query(lexemes),
+        "scope": list(document_ids),
+    }
+    return _run("d.id = ANY(%(scope)s::uuid[])", params)

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.db import transaction
 
-from ingestion.legal.definitions import asked_term, defining_units, definition_lists
+from ingestion.legal.definitions import asked_term, defining_units_of_any, definition_lists
 from ingestion.legal.references import QueryReference, parse_query_reference
 from ingestion.legal.search import (
     UnitRow,
@@ -52,7 +52,9 @@ from ingestion.relations.read import hit_notes
 from ingestion.relations.references import Passage, references_for
 from ingestion.search import sql as search_sql
 from ingestion.search.consolidated import current_hits
+from ingestion.search.copies import one_copy_per_regulation
 from ingestion.search.lexical import bm25_candidates, query_lexemes, term_coverage
+from ingestion.search.named import asks_beyond_name, openings, scoped
 from ingestion.search.query import (
     Degraded,
     Editions,
@@ -108,6 +110,7 @@ class SearchTuning:
     rescore_weight: float = 0.15
     rescore_candidates: int = 20
     coverage_weight: float = 0.015
+    named_scope: bool = True  # a named regulation answers from inside (search.named)
 
     @classmethod
     def from_settings(cls) -> SearchTuning:
@@ -159,13 +162,14 @@ def search(
     term = asked_term(q.text, reference)
     if embedded is not None and tuning.rescore_weight > 0:
         fused = rescore(fused, embedded, tuning, lexemes, term is not None)
-    fused, named, defined = _legal_order(q, reference, term, fused, lists)
+    fused, named, defined = _legal_order(q, reference, term, fused, lists, tuning)
     forced = defined | named
     if rerank_enabled():
         reranked = rerank(q.text, fused, _passages(fused), pinned=forced)
         fused = reranked.order
         if reranked.degraded and degraded is None:
             degraded = Degraded.NO_RERANK
+    fused = one_copy_per_regulation(fused)  # one answer per regulation (search.copies)
     if q.include_repealed and q.in_force_first:
         fused = repealed_last(fused, lists, keep=set(named))
     hits = annotate(
@@ -354,6 +358,7 @@ def _legal_order(
     term: list[str] | None,
     fused: list[tuple[int, float]],
     lists: dict[str, list[Candidate]],
+    tuning: SearchTuning | None = None,
 ) -> tuple[list[tuple[int, float]], dict[int, UnitRow], dict[int, UnitRow]]:
     """The legal steps after fusion: a definition question's defining units lead, then a
     named unit and regulation (:func:`_apply_reference`) lead those. Returns the order, the
@@ -362,7 +367,7 @@ def _legal_order(
     # A defining chunk may come from outside the candidates: later steps (a named
     # regulation's boost, repealed-last) look its document up like any candidate's.
     lists["definition"] = [Candidate(u.chunk_id, u.document_id) for u in defined.values()]
-    fused, named = _apply_reference(reference, q, fused, lists)
+    fused, named = _apply_reference(reference, q, fused, lists, tuning or SearchTuning())
     return fused, named, defined
 
 
@@ -378,7 +383,7 @@ def _apply_definition(
     44/2015"); the reference step then puts that regulation's definition first.
     Returns the re-ranked list and the cited units by chunk id."""
     documents = sorted({c.document_id for ranked in lists.values() for c in ranked})
-    units = defining_units(term, q, documents) if term else []
+    units = defining_units_of_any(term, q, documents) if term else []
     if not units:
         return fused, {}
     cited: dict[int, UnitRow] = {}
@@ -398,8 +403,11 @@ def _apply_reference(
     q: SearchQuery,
     fused: list[tuple[int, float]],
     lists: dict[str, list[Candidate]],
+    tuning: SearchTuning,
 ) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
     """A named regulation's chunks rank first; a named unit comes before everything.
+    A question asking something of the regulation it names is answered from inside it,
+    never by its opening (:mod:`ingestion.search.named`).
 
     Returns the re-ranked list and the units forced as citations, by chunk id.
     """
@@ -410,11 +418,20 @@ def _apply_reference(
         return fused, {}
     named = set(documents)
     owner = {c.chunk_id: c.document_id for ranked in lists.values() for c in ranked}
+    rest = asks_beyond_name(reference) if tuning.named_scope else ""
+    cover = openings([c for c, _ in fused if owner.get(c) in named]) if rest else set()
     ranked = [
         (chunk_id, score + NAMED_DOCUMENT_BONUS if owner.get(chunk_id) in named else score)
+        if chunk_id not in cover
+        else (chunk_id, score)
         for chunk_id, score in fused
     ]
-    present = {owner.get(chunk_id) for chunk_id, _ in fused}
+    if rest:
+        inside, found = scoped(rest, documents, NAMED_DOCUMENT_BONUS, tuning.rrf_k)
+        lists["named"] = [Candidate(c, d) for c, d in inside.items()]
+        owner |= inside
+        ranked += found
+    present = {owner.get(chunk_id) for chunk_id, _ in ranked}
     missing = [d for d in documents if d not in present]
     ranked += [(chunk_id, NAMED_DOCUMENT_BONUS) for chunk_id in first_chunks(missing).values()]
     forced: dict[int, UnitRow] = {}

@@ -30,7 +30,7 @@ from ingestion.models import (
     ReviewAction,
 )
 from ingestion.permissions import admin_required
-from ingestion.relations.graph import refresh_document
+from ingestion.relations.graph import other_copies, refresh_document
 from ingestion.relations.read import document_status as regulation_status
 from ingestion.storage import get_storage
 from ingestion.views.chunk_pages import page_context
@@ -240,6 +240,7 @@ def document_detail(request: HttpRequest, pk: UUID) -> HttpResponse:
         "can_reprocess": document.status in REPROCESSABLE,
         "outline": regulation_outline(document.pk),
         "regulation": regulation_status(document),
+        "copies": other_copies(document),
         **page_context(request, document),
     }
     return page(request, "ingestion/document_detail.html", context)

@@ -1,0 +1,130 @@
+"""Many files: in this process or in ``workers`` forked processes, stoppable between files.
+
+A stop (``stop.set()``, which ``import_corpus`` does on SIGINT/SIGTERM) lets the files
+in hand finish and starts no new one: every document is written in its own transaction
+by the pipeline, so nothing is left half-written and the next run picks up the rest.
+Worker processes ignore SIGINT themselves (Ctrl-C reaches the whole process group) so the
+parent decides when to stop.
+
+Workers are processes, not threads: PyMuPDF must not run on two threads at once, and two
+cores parse faster than one. They are spawned, not forked: a parent that has loaded the
+embedding model (its ONNX thread pool) cannot be forked safely. Each child sets Django up
+with the parent's settings as they are now (its database, object storage, model gateway:
+whatever the parent's configuration resolved to, overrides included) and opens its own
+connection.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+import django
+from django.conf import settings
+from django.db import connections
+
+from ingestion.bulk.items import ImportItem
+from ingestion.bulk.one import ImportSettings, ItemResult, import_item, plan_item
+
+log = logging.getLogger(__name__)
+
+OnResult = Callable[[ItemResult], None]
+
+
+def run_import(
+    items: Sequence[ImportItem],
+    options: ImportSettings,
+    *,
+    workers: int = 1,
+    dry_run: bool = False,
+    stop: threading.Event | None = None,
+    on_result: OnResult | None = None,
+) -> list[ItemResult]:
+    """Import (or plan) every item, in order of submission; results in order of completion."""
+    stop = stop or threading.Event()
+    report = on_result or (lambda _result: None)
+    if dry_run or workers <= 1:
+        step = plan_item if dry_run else import_item
+        return list(_inline(items, options, step, stop, report))
+    return list(_pooled(items, options, workers, stop, report))
+
+
+def _inline(
+    items: Sequence[ImportItem],
+    options: ImportSettings,
+    step: Callable[[ImportItem, ImportSettings], ItemResult],
+    stop: threading.Event,
+    report: OnResult,
+) -> Iterator[ItemResult]:
+    for item in items:
+        if stop.is_set():
+            log.info("import stopped before %s", item.where)
+            return
+        result = step(item, options)
+        report(result)
+        yield result
+
+
+def settings_snapshot() -> dict[str, Any]:
+    """The parent's resolved settings a child adopts (the picklable upper-case ones)."""
+    snapshot: dict[str, Any] = {}
+    for name in dir(settings):
+        if name.isupper():
+            value = getattr(settings, name)
+            try:
+                pickle.dumps(value)
+            except Exception:
+                continue
+            snapshot[name] = value
+    return snapshot
+
+
+def _child_started(snapshot: dict[str, Any]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aceh_rag.settings")
+    for name, value in snapshot.items():
+        setattr(settings, name, value)
+    django.setup()
+
+
+def _child_import(item: ImportItem, options: ImportSettings) -> ItemResult:
+    try:
+        return import_item(item, options)
+    finally:
+        connections.close_all()  # between files: a child may sit idle for long
+
+
+def _pooled(
+    items: Sequence[ImportItem],
+    options: ImportSettings,
+    workers: int,
+    stop: threading.Event,
+    report: OnResult,
+) -> Iterator[ItemResult]:
+    context = multiprocessing.get_context("spawn")
+    pending = iter(items)
+    in_hand: set[Future[ItemResult]] = set()
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_child_started, initargs=(settings_snapshot(),)
+    ) as pool:
+        while True:
+            while not stop.is_set() and len(in_hand) < workers * 2:
+                item = next(pending, None)
+                if item is None:
+                    break
+                in_hand.add(pool.submit(_child_import, item, options))
+            if not in_hand:
+                return
+            done, in_hand = wait(in_hand, return_when=FIRST_COMPLETED)
+            for future in done:
+                result = future.result()
+                report(result)
+                yield result
