@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.legal.citation import document_citation
+from ingestion.legal.identity import document_citation
 from ingestion.models import Document
 from ingestion.search.service import SearchQuery, SearchTuning, search
 from tests.relations.helpers import Regulation, StoreRegulation
