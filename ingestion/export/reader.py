@@ -156,7 +156,7 @@ class _Importer:
         self.maps: dict[str, dict[Any, Any]] = {}
         self.inserted: dict[str, set[Any]] = {}
         self.placed: list[str] = []
-        self.documents: dict[Any, dict[str, Any]] = {}  # new pk → exported row
+        self.documents: dict[Any, Any] = {}  # pk → the Document row as exported
         self.result = ImportResult()
         same_model = manifest.embedding_model == get_embedder().model_id
         self.use_derived = manifest.with_derived and same_model
@@ -261,8 +261,8 @@ class _Importer:
         """The pk of the local row this one is (natural key, same pk, identity rules)."""
         model = table.model
         if table.natural_key:
-            lookup = {model._meta.get_field(n).attname: values[model._meta.get_field(n).attname]
-                      for n in table.natural_key}
+            names = [getattr(model._meta.get_field(n), "attname", n) for n in table.natural_key]
+            lookup = {name: values[name] for name in names}
             if all(v is not None for v in lookup.values()):
                 found = model._default_manager.filter(**lookup).values_list("pk", flat=True)
                 if (pk := found.first()) is not None:
@@ -320,7 +320,9 @@ class _Importer:
         refs = [(obj, ref) for _, obj, ref in batch if ref is not None]
         if not refs:
             return
-        name = next(f for f in stored_fields(model) if f.is_relation and f.related_model is model)
+        name: Any = next(
+            f for f in stored_fields(model) if f.is_relation and f.related_model is model
+        )
         mapping = self.maps[_label(model)]
         for obj, ref in refs:
             setattr(obj, name.attname, mapping.get(name.target_field.to_python(ref)))
@@ -402,7 +404,7 @@ class _Importer:
             document_id = self.maps[_label(Document)].get(
                 Document._meta.pk.to_python(row["document_id"])
             )
-            if document_id not in inserted:
+            if document_id is None or document_id not in inserted:
                 continue
             chunk = Chunk.objects.filter(document_id=document_id, ordinal=row["ordinal"]).first()
             if chunk is None:

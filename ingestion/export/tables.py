@@ -91,11 +91,14 @@ NOT_EXPORTED: dict[str, str] = {
     "ingestion.EmbeddingCache": "a cache of vectors; refilled by the pipeline",
     "ingestion.CorpusExport": "this instance's own export history",
     "auth.Permission": "recreated by migrate; roles are the group names",
+    "auth.Group_permissions": "the app's roles are group names, not permissions",
+    "auth.User_user_permissions": "the app's roles are group names, not permissions",
     "contenttypes.ContentType": "recreated by migrate",
     "sessions.Session": "logins of this instance",
     "axes.AccessAttempt": "login lockouts of this instance",
     "axes.AccessFailureLog": "login lockouts of this instance",
     "axes.AccessLog": "login history of this instance",
+    "axes.AccessAttemptExpiration": "login lockouts of this instance",
 }
 
 

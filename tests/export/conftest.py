@@ -101,3 +101,21 @@ def fresh_instance(
     for name in created:
         with connection.cursor() as cursor:
             cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def small(db: None, store_dir: Path) -> list[uuid.UUID]:
+    """Three documents with originals, chunks, a job and a token (built without the pipeline)."""
+    from tests.export.small import small_instance
+
+    return small_instance(store_dir)
+
+
+@pytest.fixture
+def small_export(small: list[uuid.UUID], tmp_path: Path) -> Path:
+    """A finished export of the small instance, with derived data."""
+    from tests.export.small import export
+
+    target = tmp_path / "ekspor"
+    export(target, "--with-derived")
+    return target

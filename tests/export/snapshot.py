@@ -58,7 +58,7 @@ def searches(token: str) -> dict[str, list[list[Any]]]:
     found: dict[str, list[list[Any]]] = {}
     for query in QUERIES:
         response = client.get(
-            "/api/search", {"q": query, "limit": 10}, headers={"Authorization": f"Bearer {token}"}
+            "/api/search", {"q": query, "limit": "10"}, headers={"Authorization": f"Bearer {token}"}
         )
         assert response.status_code == 200, response.content
         found[query] = [
