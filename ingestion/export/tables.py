@@ -64,10 +64,15 @@ TABLES: tuple[Table, ...] = (
     Table("auth.user", "auth.User", Kind.KEPT, natural_key=("username",)),
     Table("auth.user_groups", "auth.User_groups", Kind.KEPT, natural_key=("user", "group")),
     Table("ingestion.document", "ingestion.Document", Kind.KEPT),
-    Table("ingestion.ingestionjob", "ingestion.IngestionJob", Kind.KEPT),
+    Table(
+        "ingestion.ingestionjob",
+        "ingestion.IngestionJob",
+        Kind.KEPT,
+        natural_key=("partner_job_id",),  # the partner's jobId: one job per id
+    ),
     Table("ingestion.jobmilestone", "ingestion.JobMilestone", Kind.KEPT),
     Table("partner_events.stageevent", "partner_events.StageEvent", Kind.KEPT),
-    Table("ingestion.apitoken", "ingestion.ApiToken", Kind.KEPT, natural_key=("token_hash",)),
+    Table("ingestion.apitoken", "ingestion.ApiToken", Kind.KEPT, natural_key=("name",)),
     Table("ingestion.chunk", "ingestion.Chunk", Kind.DERIVED),
     Table("ingestion.legalunit", "ingestion.LegalUnit", Kind.DERIVED),
     Table("ingestion.regulationrelation", "ingestion.RegulationRelation", Kind.KEPT),
