@@ -3,9 +3,10 @@
 Run from the repository root: ``.venv/bin/python bench/export.py [--limit N]``.
 
 Ingests the dev corpus (``/work/shared/corpus/docs``, the galqa documents) and the
-amendment chains (``/work/shared/corpus/amendments``) through the pipeline — smallest
-first, the ``--limit`` smallest documents (the machine is shared; the default takes them all) — then prints the export time
-(with and without derived data), the export size per document, the import time into a
+amendment chains (``/work/shared/corpus/amendments``) through the pipeline — the
+``--limit`` smallest of them (the machine is shared; the default takes them all) — then
+prints the export time (with and without derived data), the export size per document,
+the import time into a
 fresh database and store (with derived data, and re-running the pipeline from the
 originals), import-with-derived ÷ re-ingest (goal ≤ 0.2) and the number of differences of
 each round trip (counts per table, /api/search of 20 queries, review states, in-force
