@@ -355,7 +355,11 @@ class _Importer:
 
     def _reingest(self) -> None:
         """Derived data not imported: each completed document is run again from its original."""
-        for pk, document in self.documents.items():
+        # In arrival order, as they were first ingested: chunks get their keys in the same
+        # relative order, and search breaks ties of equal scores by chunk key.
+        arrival = sorted(self.documents.values(), key=lambda d: (d.created_at, str(d.pk)))
+        for document in arrival:
+            pk = document.pk
             if document.status not in COMPLETED_STATUSES:
                 continue
             if str(pk) not in self.manifest.originals:

@@ -61,9 +61,10 @@ def searches(token: str) -> dict[str, list[list[Any]]]:
             "/api/search", {"q": query, "limit": "10"}, headers={"Authorization": f"Bearer {token}"}
         )
         assert response.status_code == 200, response.content
-        found[query] = [
+        body = response.json()
+        found[query] = [body["degraded"]] + [
             [h["documentId"], h.get("citation"), h["headingPath"], h["pageFrom"], h["text"]]
-            for h in response.json()["results"]
+            for h in body["results"]
         ]
     return found
 

@@ -35,4 +35,5 @@ def test_an_imported_export_answers_as_the_original_did(
     target.manage("import_corpus_export", str(export), "--no-progress")
     after = target.snapshot(populated.token)
 
-    assert differences(before, after) == []
+    found = differences(before, after)
+    assert found == [], "\n".join(line[-1500:] for line in found[:3])
