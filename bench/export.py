@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -183,6 +184,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=1000, help="smallest documents ingested")
     args = parser.parse_args()
+    # A timeout's SIGTERM still runs the clean-up below (the throwaway Postgres stops).
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
     with tempfile.TemporaryDirectory(prefix="bench-export-") as tmp:
         os.environ["OBJECT_STORAGE_URL"] = (Path(tmp) / "objects").as_uri()
         os.environ.setdefault("LOG_LEVEL", "WARNING")
