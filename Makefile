@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-runtime
 
 .PHONY: install run test lint format kafka kafka-stop system-deps clean
 
@@ -17,8 +18,13 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-run: install
-	$(BIN)/python scripts/run.py
+# An operator's `make run` needs the runtime dependencies only, not the test/lint extras.
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
+	$(BIN)/python scripts/run.py $(RUN_ARGS)
 
 # System packages the tests use (Chromium for browser tests, Java + Maven for the Kafka
 # broker); installed with apt only when missing.

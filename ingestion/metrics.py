@@ -43,6 +43,27 @@ class JobTableCollector(Collector):
         yield depth
 
 
+class LastExportCollector(Collector):
+    """When the last successful ``export_corpus`` finished (absent before the first)."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from ingestion.export.history import last_export_timestamp
+
+        try:
+            at = last_export_timestamp()
+        except (DatabaseError, RuntimeError):
+            log.warning("metrics: export history unavailable", exc_info=True)
+            return
+        if at is None:
+            return
+        gauge = GaugeMetricFamily(
+            "aceh_rag_last_export_timestamp_seconds",
+            "Unix time the last successful corpus export finished",
+        )
+        gauge.add_metric([], at)
+        yield gauge
+
+
 _registered = False
 
 
@@ -50,4 +71,5 @@ def register_db_collector() -> None:
     global _registered
     if not _registered:
         REGISTRY.register(JobTableCollector())
+        REGISTRY.register(LastExportCollector())
         _registered = True

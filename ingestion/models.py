@@ -652,3 +652,23 @@ class PasalVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.regulation_key} Pasal {self.number} #{self.seq}"
+
+
+class CorpusExport(models.Model):
+    """One successful ``export_corpus`` run; ``/metrics`` shows the newest one's time.
+
+    Rows are only appended; they describe this instance and are not exported themselves.
+    """
+
+    finished_at = models.DateTimeField(default=timezone.now)
+    path = models.CharField(max_length=1024)
+    documents = models.PositiveIntegerField(default=0)
+    size_bytes = models.BigIntegerField(default=0)
+    with_derived = models.BooleanField(default=False)
+    incremental = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-finished_at"]
+
+    def __str__(self) -> str:
+        return f"{self.finished_at:%Y-%m-%d %H:%M} {self.path}"

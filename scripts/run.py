@@ -1,12 +1,18 @@
 """`make run`: migrate, ensure an admin, then supervise the web server and the upload worker.
 
 Ctrl-C (SIGINT) or SIGTERM stops both children cleanly: each finishes what it is doing and
-exits; anything still alive after the grace period is killed. This process also holds a
-handle on the embedded Postgres (when it is used), so the server stops when we exit.
+exits; anything still alive after the grace period is killed. Each child runs in a process
+group of its own, so the signal reaches it from this supervisor only — whether it came
+from a terminal, a service manager or ``kill -INT <pid>`` — and the escalation kills the
+whole group: a gunicorn worker left behind by its master cannot outlive us. This process
+also holds a handle on the embedded Postgres (when it is used), so the server stops when
+we exit. ``--bind HOST:PORT`` serves elsewhere than 127.0.0.1:8000 (the data directory is
+``ACEH_RAG_DATA_DIR``, read in settings).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import socket
@@ -18,16 +24,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 GRACE_SECONDS = 30
+DEFAULT_BIND = "127.0.0.1:8000"
 
 
 def manage(*args: str) -> None:
     subprocess.run([PY, "manage.py", *args], cwd=ROOT, check=True)
 
 
-def wait_for_port(bind: str, timeout: float) -> bool:
+def wait_for_port(bind: str, timeout: float, give_up: list[int]) -> bool:
+    """True once ``bind`` accepts connections; False after ``timeout`` or once ``give_up``
+    holds a signal."""
     host, _, port = bind.rpartition(":")
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not give_up:
         try:
             with socket.create_connection((host or "127.0.0.1", int(port)), timeout=1):
                 return True
@@ -38,29 +47,59 @@ def wait_for_port(bind: str, timeout: float) -> bool:
 
 def start_children(bind: str) -> list[subprocess.Popen[bytes]]:
     web = [PY, "-m", "gunicorn", "aceh_rag.wsgi:application", "-c", "docker/gunicorn.conf.py"]
+    # process_group=0: each child leads a group of its own (its pid is the group id), which
+    # its own children (gunicorn's workers) join.
     return [
-        subprocess.Popen([*web, "--bind", bind], cwd=ROOT),
-        subprocess.Popen([PY, "manage.py", "ingest_worker"], cwd=ROOT),
+        subprocess.Popen([*web, "--bind", bind], cwd=ROOT, process_group=0),
+        subprocess.Popen([PY, "manage.py", "ingest_worker"], cwd=ROOT, process_group=0),
     ]
 
 
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def signal_group(pgid: int, signum: int) -> None:
+    try:
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        pass  # the whole group is gone already
+
+
 def stop_children(children: list[subprocess.Popen[bytes]], signum: int) -> None:
-    # A terminal's Ctrl-C already reached every child (same process group); sending gunicorn
-    # a second, different signal would turn its quick exit into a 30 s graceful wait.
-    if signum != signal.SIGINT:
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
+    """One signal to each child's group (the one we got: SIGINT is gunicorn's quick exit),
+    then SIGKILL to every group with a process left when the grace period ends."""
+    for child in children:
+        signal_group(child.pid, signum)
     deadline = time.monotonic() + GRACE_SECONDS
     for child in children:
         try:
             child.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+            print(f"run: proses {child.pid} tidak berhenti; grupnya dimatikan", flush=True)
+    for child in children:
+        # The leader may have exited while a process of its group (an orphaned worker) lives.
+        while group_alive(child.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if group_alive(child.pid):
+            signal_group(child.pid, signal.SIGKILL)
+        child.wait()
 
 
-def main() -> int:
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Aceh RAG: web server and upload worker")
+    parser.add_argument("--bind", default=DEFAULT_BIND, help="HOST:PORT (127.0.0.1:8000)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     started = time.monotonic()
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aceh_rag.settings")
@@ -71,8 +110,7 @@ def main() -> int:
 
     manage("migrate", "--noinput", "-v", "0")
     manage("ensure_admin")
-    bind = "127.0.0.1:8000"
-    children = start_children(bind)
+    bind = args.bind
     received: list[int] = []
 
     def stop(signum: int, frame: object) -> None:
@@ -80,7 +118,8 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    if wait_for_port(bind, timeout=60):
+    children = start_children(bind)
+    if wait_for_port(bind, timeout=60, give_up=received):
         print(
             f"Aceh RAG siap di http://{bind}/ ({time.monotonic() - started:.1f} s). "
             "Tekan Ctrl-C untuk berhenti.",

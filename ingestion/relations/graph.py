@@ -104,6 +104,13 @@ def refresh_document(document: Document) -> list[RegulationRelation]:
     return rows
 
 
+def reconsolidate(documents: Iterable[Document]) -> None:
+    """Rebuild the consolidated texts of these documents' regulations, under the graph lock:
+    for an import that wrote documents and relations as rows instead of through the pipeline."""
+    _lock_graph()
+    rebuild_consolidations({regulation_id(d) for d in documents})
+
+
 def _lock_graph() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_GRAPH_LOCK])
