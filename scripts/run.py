@@ -37,7 +37,8 @@ def wait_for_port(bind: str, timeout: float) -> bool:
 
 
 def start_children(bind: str) -> list[subprocess.Popen[bytes]]:
-    web = [PY, "-m", "gunicorn", "aceh_rag.wsgi:application", "-c", "docker/gunicorn.conf.py"]
+    # The ASGI app serves Django and the MCP server (/mcp) on one port (aceh_rag.asgi).
+    web = [PY, "-m", "gunicorn", "aceh_rag.asgi:application", "-c", "docker/gunicorn.conf.py"]
     return [
         subprocess.Popen([*web, "--bind", bind], cwd=ROOT),
         subprocess.Popen([PY, "manage.py", "ingest_worker"], cwd=ROOT),
