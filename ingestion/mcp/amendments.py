@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ingestion.models import Chunk, Document
 
 _PASAL = r"Pasal\s+(\d+\s?[A-Z]?)\b"
-_LIST = rf"({_PASAL}(?:\s*(?:,|dan)\s*{_PASAL})*)"
+_LIST = rf"({_PASAL}(?:(?:\s*,\s*(?:dan\s+)?|\s+dan\s+){_PASAL})*)"
 _CHANGED = re.compile(rf"Ketentuan\s+(?:ayat\s+\(\d+\)\s+)?{_LIST}[^.“\"]{{0,200}}?diubah", re.I)
 _INSERTED = re.compile(rf"disisipkan\s+[^.“\"]{{0,80}}?{_LIST}", re.I)
 _ADDED = re.compile(rf"ditambah(?:kan)?\s+[^.“\"]{{0,80}}?{_LIST}", re.I)
