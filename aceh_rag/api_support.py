@@ -14,7 +14,14 @@ from ninja.security import HttpBearer
 from aceh_rag.platform.ratelimit import Budget
 from ingestion import visibility
 from ingestion.models import ApiToken, TokenScope
-from ingestion.tokens import TOKEN_PREFIX, admit, find_token, hash_token, new_token, token_visibility
+from ingestion.tokens import (
+    TOKEN_PREFIX,
+    admit,
+    find_token,
+    hash_token,
+    new_token,
+    token_visibility,
+)
 
 __all__ = ["TOKEN_PREFIX", "ApiError", "ApiTokenAuth", "hash_token", "new_token"]
 

@@ -10,7 +10,7 @@ to the MCP app; Django has none. See docs/decisions.md "MCP on the app's own por
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, cast
 
 from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
@@ -19,7 +19,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aceh_rag.settings")
 
 
 def build_application() -> Any:
-    django_app = WSGIMiddleware(get_wsgi_application(), workers=_threads())  # django.setup()
+    # get_wsgi_application() runs django.setup(); Django's stubs type it loosely.
+    django_app: Any = WSGIMiddleware(cast(Any, get_wsgi_application()), workers=_threads())
     from ingestion.mcp.server import MCP_PATH, gated_app
 
     mcp_app = gated_app()

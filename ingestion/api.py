@@ -399,9 +399,8 @@ def _editions(document: Document) -> list[dict[str, Any]]:
     """All editions of the document's source, newest first; ``latest`` marks the newest
     edition that is searchable (as search's ``editions=latest`` chooses it)."""
     editions = list(
-        visible(Document.objects.all()).filter(
-            source_type=document.source_type, metadata__source_key=document.source_key
-        )
+        visible(Document.objects.all())
+        .filter(source_type=document.source_type, metadata__source_key=document.source_key)
         .annotate(indexed_chunks=Count("chunks", filter=Q(chunks__indexed=True)))
         .order_by("-created_at", "-id")
     )

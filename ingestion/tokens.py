@@ -68,9 +68,7 @@ def token_visibility(token: ApiToken) -> Visibility:
 def admit(token: ApiToken, scope: TokenScope, budget: Budget) -> Denied | None:
     """Scope first (a permanent 403), then the budget (a 429 to wait out)."""
     if not token.has_scope(scope):
-        return Denied(
-            403, "SCOPE_MISSING", f"Token ini tidak memiliki cakupan '{scope.value}'"
-        )
+        return Denied(403, "SCOPE_MISSING", f"Token ini tidak memiliki cakupan '{scope.value}'")
     refusal: Refusal | None = check(f"token:{token.name}", budget)
     if refusal is not None:
         return Denied(

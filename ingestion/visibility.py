@@ -138,7 +138,9 @@ def visible_ids(document_ids: Iterable[Any]) -> set[str]:
     ids = {str(i) for i in document_ids if i}
     if not ids or current().everything:
         return ids
-    return {str(pk) for pk in visible(Document.objects.filter(pk__in=ids)).values_list("pk", flat=True)}
+    return {
+        str(pk) for pk in visible(Document.objects.filter(pk__in=ids)).values_list("pk", flat=True)
+    }
 
 
 class VisibilityMiddleware:

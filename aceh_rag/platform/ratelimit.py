@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 from django.conf import settings
 from limits import RateLimitItem, RateLimitItemPerSecond, parse
@@ -75,7 +76,8 @@ def limiter() -> MovingWindowRateLimiter:
     with _lock:
         found = _limiters.get(url)
         if found is None:
-            storage: Storage = storage_from_string(url)
+            # A sync URL (redis://, memory://) gives a sync storage.
+            storage = cast(Storage, storage_from_string(url))
             found = _limiters[url] = MovingWindowRateLimiter(storage)
         return found
 

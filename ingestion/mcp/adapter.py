@@ -194,7 +194,7 @@ def _new_wording(change: dict[str, Any], unit: LegalUnit) -> str | None:
 
 
 def get_unit(ref: str, as_of: str | None, links: Links) -> dict[str, Any]:
-    """"UU 13/2003 Pasal 59 ayat (4)" → the unit's text, its state and what changed it."""
+    """ "UU 13/2003 Pasal 59 ayat (4)" → the unit's text, its state and what changed it."""
     _parse_date(as_of)
     document, reference = regulation_of(ref)
     if reference.unit is None:
@@ -275,7 +275,9 @@ def list_regulations(arguments: dict[str, Any], links: Links) -> dict[str, Any]:
     where, params = search_sql.document_filter(query)
     clauses = [where, "d.citation <> ''"]
     if query.text.strip():
-        clauses.append("(d.title_search @@ plainto_tsquery('indonesian', %(q)s) OR d.citation ILIKE %(like)s)")
+        clauses.append(
+            "(d.title_search @@ plainto_tsquery('indonesian', %(q)s) OR d.citation ILIKE %(like)s)"
+        )
         params |= {"q": query.text, "like": f"%{query.text.strip()}%"}
     params["n"] = max(1, min(int(arguments.get("limit") or 20), MAX_LIMIT))
     sql = (

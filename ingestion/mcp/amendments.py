@@ -36,7 +36,12 @@ def _numbers(listed: str) -> list[str]:
 def changes_in(text: str) -> list[Change]:
     """Every Pasal an amending text says it changes, inserts or deletes, first mention wins."""
     found: dict[str, Change] = {}
-    for pattern, kind in ((_CHANGED, "diubah"), (_INSERTED, "disisipkan"), (_ADDED, "disisipkan"), (_DELETED, "dihapus")):
+    for pattern, kind in (
+        (_CHANGED, "diubah"),
+        (_INSERTED, "disisipkan"),
+        (_ADDED, "disisipkan"),
+        (_DELETED, "dihapus"),
+    ):
         for match in pattern.finditer(text):
             sentence = text[max(0, match.start() - 20) : match.end() + 20].strip()
             for number in _numbers(match.group(1)):

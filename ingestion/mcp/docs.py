@@ -50,7 +50,8 @@ def client_configs(endpoint: str) -> dict[str, str]:
             "from mcp.client.streamable_http import streamable_http_client\n\n"
             f'headers = {{"Authorization": "Bearer {TOKEN_PLACEHOLDER}"}}\n'
             "async with httpx2.AsyncClient(headers=headers) as http:\n"
-            f'    async with streamable_http_client("{endpoint}", http_client=http) as (r, w, *_):\n'
+            f'    async with streamable_http_client("{endpoint}", http_client=http) as s:\n'
+            "        r, w = s[0], s[1]\n"
             "        async with ClientSession(r, w) as session:\n"
             "            await session.initialize()\n"
             '            status = await session.call_tool("law_status", {"ref": "UU 11/2008"})'

@@ -12,7 +12,6 @@ from django.db.models import Q
 
 from ingestion.legal.in_force import InForceSource, partner_in_force
 from ingestion.models import Document, RegulationRelation, RelationKind
-from ingestion.visibility import visible_ids
 from ingestion.relations.graph import (
     RegulationId,
     current_among,
@@ -20,6 +19,7 @@ from ingestion.relations.graph import (
     editions,
     regulation_id,
 )
+from ingestion.visibility import visible_ids
 
 REVERSE = {RelationKind.AMENDS: "amended_by", RelationKind.REPEALS: "repealed_by"}
 

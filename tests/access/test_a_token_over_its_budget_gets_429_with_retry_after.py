@@ -84,9 +84,7 @@ def test_the_mcp_endpoint_answers_429_with_retry_after(live_url: str, tight: Any
     token = issue_token("asisten-rakus")
     body = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     headers = {**bearer(token), "Accept": "application/json, text/event-stream"}
-    statuses = [
-        httpx.post(f"{live_url}/mcp", json=body, headers=headers) for _ in range(4)
-    ]
+    statuses = [httpx.post(f"{live_url}/mcp", json=body, headers=headers) for _ in range(4)]
     assert [r.status_code for r in statuses[:3]] != [429] * 3
     assert statuses[3].status_code == 429
     assert int(statuses[3].headers["Retry-After"]) >= 1

@@ -29,7 +29,13 @@ def _listing() -> list[list[str]]:
 @pytest.mark.django_db
 def test_the_options_are_stored_and_the_token_is_still_the_last_line() -> None:
     token = _issue(
-        "ppid-internal", "--scope", "search", "--classification", "Internal", "--source-type", "PPID"
+        "ppid-internal",
+        "--scope",
+        "search",
+        "--classification",
+        "Internal",
+        "--source-type",
+        "PPID",
     )
     stored = ApiToken.objects.get(name="ppid-internal")
     assert token.startswith(stored.prefix)

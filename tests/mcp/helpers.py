@@ -12,6 +12,7 @@ import httpx2
 from django.core.management import call_command
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.types import TextContent
 
 T = TypeVar("T")
 
@@ -50,4 +51,9 @@ def payload(result: Any) -> dict[str, Any]:
     assert not result.is_error, result.content
     if getattr(result, "structured_content", None):
         return dict(result.structured_content)
-    return json.loads(result.content[0].text)
+    return json.loads(text_of(result))
+
+
+def text_of(result: Any) -> str:
+    """The text of a tool result (its first text block)."""
+    return next(block.text for block in result.content if isinstance(block, TextContent))

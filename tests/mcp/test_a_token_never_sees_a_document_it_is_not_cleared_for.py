@@ -20,7 +20,7 @@ from mcp.client.session import ClientSession
 
 from ingestion.legal.citation import document_citation
 from ingestion.models import Document, SourceType
-from tests.mcp.helpers import issue, with_session
+from tests.mcp.helpers import issue, text_of, with_session
 from tests.relations.helpers import Regulation, store_regulation
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,7 +138,7 @@ async def _mcp_view(session: ClientSession, ids: dict[str, str]) -> dict[str, An
             seen["status"].add(doc.key)
             seen["amended_by"] |= {a["citation"] for a in status.structured_content["amendedBy"]}
         else:
-            seen["refusals"].append(status.content[0].text)
+            seen["refusals"].append(text_of(status))
         if not unit.is_error:
             seen["unit"].add(doc.key)
     return seen
@@ -173,7 +173,7 @@ def test_a_hidden_regulation_reads_exactly_like_an_absent_one(
     async def both(session: ClientSession) -> tuple[str, str]:
         hidden = await session.call_tool("law_status", {"ref": "UU 8/2024"})
         absent = await session.call_tool("law_status", {"ref": "UU 99/2024"})
-        return hidden.content[0].text, absent.content[0].text
+        return text_of(hidden), text_of(absent)
 
     hidden, absent = with_session(live_url, token, both)
     assert hidden.replace("8/2024", "N") == absent.replace("99/2024", "N")

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from mcp.client.session import ClientSession
 
-from tests.mcp.helpers import issue, with_session
+from tests.mcp.helpers import issue, text_of, with_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,7 +44,7 @@ def test_an_unknown_tool_a_missing_argument_and_a_bad_reference_are_tool_errors(
             await session.call_tool("get_unit", {"ref": "UU 999/2099 Pasal 1"}),
             await session.call_tool("search", {"query": "pajak", "as_of": "kemarin"}),
         ]
-        return [(r.is_error, r.content[0].text) for r in results]
+        return [(r.is_error, text_of(r)) for r in results]
 
     answers = with_session(live_url, token, calls)
     assert all(is_error for is_error, _ in answers)

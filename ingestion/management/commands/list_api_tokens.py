@@ -14,7 +14,16 @@ from django.core.management.base import BaseCommand
 
 from ingestion.models import ApiToken
 
-HEADER = ("nama", "awalan", "cakupan", "klasifikasi", "jenis_sumber", "dibuat", "terakhir_dipakai", "dicabut")
+HEADER = (
+    "nama",
+    "awalan",
+    "cakupan",
+    "klasifikasi",
+    "jenis_sumber",
+    "dibuat",
+    "terakhir_dipakai",
+    "dicabut",
+)
 
 
 def _when(value: datetime | None) -> str:
