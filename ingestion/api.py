@@ -12,11 +12,12 @@ dibaca". An unknown id (internal job id or partner jobId) → 404 ``{"code": "JO
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from django.db.models import Count, Q
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.utils.text import slugify
 from ninja import File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from ninja.security import django_auth
@@ -26,6 +27,7 @@ from aceh_rag.api_support import ApiError, upload_token_auth
 from ingestion.jobs import UploadMeta, enqueue_upload, queue_info
 from ingestion.models import ApiToken, Document, IngestionJob, JobState, SourceType
 from ingestion.permissions import is_admin
+from ingestion.relations.consolidated import UnitNotFound, consolidated_regulation, unit_in_force
 from ingestion.relations.read import document_status
 from ingestion.search.service import Editions, SearchQuery, search
 from ingestion.visibility import visible
@@ -60,6 +62,20 @@ class SearchIn(_StorableText):
     include_repealed: bool = Field(
         False, description="Sertakan hasil dari peraturan yang telah dicabut (inForce: false)"
     )
+    as_of: date | None = Field(
+        None, description="Rumusan yang berlaku pada tanggal ini (YYYY-MM-DD); bawaan: hari ini"
+    )
+    include_history: bool = Field(
+        False, description="Sertakan juga rumusan yang telah diganti (inForce: false)"
+    )
+
+
+class ChangedByOut(Schema):
+    """An amending regulation that gave a unit its wording, and the instruction that did."""
+
+    citation: str
+    documentId: str | None
+    instruction: str
 
 
 class ReferenceUnitOut(Schema):
@@ -120,6 +136,17 @@ class SearchHitOut(Schema):
     unitSpan: list[int] | None = Field(
         None, description="[start, end] of unitText inside text", min_length=2, max_length=2
     )
+    citationFull: str | None = Field(
+        None,
+        description='"UU 11/2008 Pasal 26 ayat (3) sebagaimana telah diubah dengan UU 19/2016"',
+    )
+    consolidated: bool = Field(
+        False, description="The unit is cited as restated by an amending regulation"
+    )
+    changedBy: list[ChangedByOut] = Field(
+        default_factory=list, description="The amendments that gave the unit this wording"
+    )
+    validFrom: str | None = Field(None, description="Since when this wording is in force")
 
 
 class SearchOut(Schema):
@@ -251,6 +278,8 @@ def search_chunks(request: HttpRequest, params: Query[SearchIn]) -> dict[str, An
         classification=params.classification,
         editions=Editions(params.editions),
         include_repealed=params.include_repealed,
+        as_of=params.as_of,
+        include_history=params.include_history,
     )
     return search(query).to_json()
 
@@ -474,3 +503,136 @@ def job_poll_json(job: IngestionJob) -> dict[str, Any]:
             "outcome": state.value,
         }
     return body
+
+
+# --- Consolidated text ---------------------------------------------------------------------
+
+
+class ConsolidatedIn(Schema):
+    as_of: date | None = Field(
+        None, description="Keadaan pada tanggal ini (YYYY-MM-DD); bawaan: hari ini"
+    )
+    format: Literal["json", "text"] = Field(
+        "json", description='"text": unduhan naskah konsolidasi (text/plain)'
+    )
+
+
+class UnitIn(_StorableText):
+    ref: str = Field(
+        min_length=1, max_length=300, description='Rujukan, mis. "UU 11/2008 Pasal 26 ayat (3)"'
+    )
+    as_of: date | None = Field(None, description="Rumusan yang berlaku pada tanggal ini")
+
+
+class PasalVersionOut(Schema):
+    state: Literal["original", "amended", "inserted", "deleted"]
+    text: str
+    validFrom: str | None
+    validTo: str | None = Field(None, description="null: still in force, or end not known")
+    changedBy: ChangedByOut | None
+    inForce: bool
+
+
+class ConsolidatedPasalOut(Schema):
+    number: str = Field(description='"26", "27A"')
+    bab: str | None
+    state: Literal["original", "amended", "inserted", "deleted"] | None = Field(
+        None, description="null: not yet in force on asOf"
+    )
+    text: str
+    validFrom: str | None
+    validTo: str | None
+    changedBy: list[ChangedByOut]
+    versions: list[PasalVersionOut] = Field(description="Every wording, oldest first")
+
+
+class AmendmentAppliedOut(Schema):
+    citation: str
+    documentId: str
+    title: str
+    date: str | None = Field(description="The date it came into force, read from its text")
+    datedByText: bool
+    counts: dict[str, int] = Field(description="Instructions by state, and total")
+
+
+class InstructionOut(Schema):
+    source: str = Field(description='"UU 19/2016 Pasal I angka 9"')
+    amending: str
+    operation: str | None
+    target: str
+    state: Literal["new", "applied", "unparsed", "conflict"]
+    text: str
+    reason: str
+
+
+class ConsolidatedOut(Schema):
+    documentId: str
+    citation: str
+    title: str
+    asOf: str
+    consolidated: bool = Field(description="false: no amendment of it is in the corpus")
+    state: Literal["built", "failed"] | None
+    error: str | None
+    chainComplete: bool
+    missing: list[str] = Field(description="Earlier amendments named but not in the corpus")
+    datedByText: bool
+    amendments: list[AmendmentAppliedOut]
+    pasals: list[ConsolidatedPasalOut]
+    unparsed: list[InstructionOut]
+    conflicts: list[InstructionOut]
+
+
+class UnitVersionOut(PasalVersionOut):
+    unitText: str | None = Field(None, description="The unit in this wording; null: absent")
+
+
+class UnitOut(Schema):
+    ref: str
+    citation: str
+    citationFull: str
+    documentId: str
+    label: str
+    asOf: str
+    state: Literal["original", "amended", "inserted", "deleted"] | None
+    text: str | None = Field(description="The unit in force on asOf; null: not in force")
+    inForce: bool
+    validFrom: str | None
+    validTo: str | None
+    changedBy: list[ChangedByOut]
+    history: list[UnitVersionOut]
+
+
+@router.get(
+    "/documents/{document_id}/consolidated",
+    response={200: ConsolidatedOut, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut},
+    tags=["documents"],
+)
+def get_consolidated(request: HttpRequest, document_id: str, params: Query[ConsolidatedIn]) -> Any:
+    """The regulation Pasal by Pasal in the wording in force on ``as_of``, with every
+    earlier wording and the amendments applied; ``format=text`` is the plain download."""
+    unknown = "Dokumen tidak ditemukan"
+    pk = _parse_uuid(document_id, "DOCUMENT_UNKNOWN", unknown)
+    document = Document.objects.filter(pk=pk).first()
+    if document is None:
+        raise ApiError(404, "DOCUMENT_UNKNOWN", unknown)
+    view = consolidated_regulation(document, params.as_of)
+    if params.format == "text":
+        response = HttpResponse(view.as_text(), content_type="text/plain; charset=utf-8")
+        name = slugify(view.citation or view.title) or "peraturan"
+        response["Content-Disposition"] = (
+            f'attachment; filename="naskah-konsolidasi-{name}-{view.as_of.isoformat()}.txt"'
+        )
+        return response
+    return view.to_json()
+
+
+@router.get(
+    "/units", response={200: UnitOut, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut}, tags=["search"]
+)
+def get_unit(request: HttpRequest, params: Query[UnitIn]) -> dict[str, Any]:
+    """One unit ("UU 11/2008 Pasal 26 ayat (3)") in the wording in force on ``as_of``, with
+    its history. A reference that names nothing here → 404 ``UNIT_UNKNOWN``."""
+    try:
+        return unit_in_force(params.ref, params.as_of).to_json()
+    except UnitNotFound as exc:
+        raise ApiError(404, "UNIT_UNKNOWN", str(exc)) from None

@@ -518,3 +518,161 @@ class RegulationRelation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_document_id} {self.kind} {self.target_citation}"
+
+
+# --- consolidation (ingestion.relations.consolidation) ------------------------------------
+
+
+class ConsolidationState(models.TextChoices):
+    """Allowed transitions: built | failed, replaced wholesale on every rebuild."""
+
+    BUILT = "built", "Tersusun"
+    FAILED = "failed", "Gagal disusun"
+
+
+class Consolidation(models.Model):
+    """The consolidated text of one amended regulation, built on its current edition.
+
+    One row per amended regulation that has amendments in the corpus; it is rebuilt (with
+    its amendments and Pasal versions) whenever the regulation or one of its amending
+    regulations is (re)indexed. ``missing`` lists the citations of earlier amendments the
+    amending texts name but the corpus lacks (the chain is then incomplete); ``error`` the
+    reason a build failed (only the consolidation fails, never the document's indexing).
+    """
+
+    document = models.OneToOneField(
+        Document, on_delete=models.CASCADE, related_name="consolidation"
+    )
+    regulation_key = models.CharField(max_length=120, db_index=True)
+    state = models.CharField(max_length=16, choices=ConsolidationState.choices)
+    chain_complete = models.BooleanField(default=True)
+    missing = models.JSONField(default=list, blank=True)
+    dated_by_text = models.BooleanField(default=True)
+    error = models.TextField(blank=True, default="")
+    took_ms = models.FloatField(default=0.0)
+    built_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.regulation_key} ({self.state})"
+
+
+class Amendment(models.Model):
+    """One amending regulation applied to one amended regulation (Indigo's Amendment).
+
+    Ordered as applied: by ``date`` (the date it came into force, read from its text), then
+    by the amending regulation's year and number in natural order (``order``).
+    ``dated_by_text`` is False when no date could be read and the order is by number only.
+    """
+
+    consolidation = models.ForeignKey(
+        Consolidation, on_delete=models.CASCADE, related_name="amendments"
+    )
+    amended_document = models.ForeignKey(
+        Document, on_delete=models.CASCADE, related_name="amendments_in"
+    )
+    amending_document = models.ForeignKey(
+        Document, on_delete=models.CASCADE, related_name="amendments_out"
+    )
+    citation = models.CharField(max_length=200)  # the amending regulation's, "UU 19/2016"
+    enacted = models.DateField(null=True, blank=True)
+    date = models.DateField(null=True, blank=True)
+    dated_by_text = models.BooleanField(default=True)
+    order = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["consolidation", "order"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["amended_document", "amending_document"], name="amendment_unique_pair"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amending_document_id} → {self.amended_document_id}"
+
+
+class InstructionState(models.TextChoices):
+    """Allowed transitions (one build): new → applied | conflict; unparsed is final.
+
+    Rows are replaced on every rebuild, so a state never moves back.
+    """
+
+    NEW = "new", "Baru"
+    APPLIED = "applied", "Diterapkan"
+    UNPARSED = "unparsed", "Tidak terbaca"
+    CONFLICT = "conflict", "Bertentangan"
+
+
+class AmendmentInstruction(models.Model):
+    """One numbered item of an amending regulation's Pasal I (Indigo's AmendmentInstruction).
+
+    ``source`` is the amending provision ("UU 19/2016 Pasal I angka 9"), ``target`` the
+    amended provision's label ("Pasal 26"), ``operation`` blank when it could not be read;
+    ``reason`` says why it is unparsed or in conflict.
+    """
+
+    amendment = models.ForeignKey(Amendment, on_delete=models.CASCADE, related_name="instructions")
+    ordinal = models.PositiveIntegerField()
+    source = models.CharField(max_length=200)
+    operation = models.CharField(max_length=16, blank=True, default="")
+    target = models.CharField(max_length=300, blank=True, default="")
+    state = models.CharField(max_length=16, choices=InstructionState.choices)
+    text = models.TextField(blank=True, default="")
+    reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["amendment", "ordinal", "id"]
+
+    def __str__(self) -> str:
+        return self.source
+
+
+class PasalVersionState(models.TextChoices):
+    """A wording's state (``ingestion.legal.amendments.apply.PasalState``):
+    original → amended | deleted; inserted → amended | deleted (each a new row)."""
+
+    ORIGINAL = "original", "Asli"
+    AMENDED = "amended", "Diubah"
+    INSERTED = "inserted", "Disisipkan"
+    DELETED = "deleted", "Dihapus"
+
+
+class PasalVersion(models.Model):
+    """One wording of one Pasal of an amended regulation and when it was in force.
+
+    Like LEGI's article versions (start, end, status); ``valid_to`` None means still in
+    force, or not known to end (NeuRIS's "unknown yet"). ``valid_from`` None: the date of
+    the original is not known. Every Pasal of a consolidated regulation has at least its
+    original row; ``amending_document`` is the regulation whose text restates this wording.
+    """
+
+    consolidation = models.ForeignKey(
+        Consolidation, on_delete=models.CASCADE, related_name="versions"
+    )
+    document = models.ForeignKey(
+        Document, on_delete=models.CASCADE, related_name="pasal_versions", db_index=False
+    )
+    regulation_key = models.CharField(max_length=120)
+    number = models.CharField(max_length=16)
+    sort_order = models.PositiveIntegerField()
+    seq = models.PositiveSmallIntegerField()  # 0 the oldest wording of this Pasal
+    bab = models.CharField(max_length=200, blank=True, default="")
+    state = models.CharField(max_length=16, choices=PasalVersionState.choices)
+    text = models.TextField(blank=True, default="")
+    valid_from = models.DateField(null=True, blank=True)
+    valid_to = models.DateField(null=True, blank=True)
+    instruction = models.ForeignKey(
+        AmendmentInstruction, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    amending_document = models.ForeignKey(
+        Document, null=True, blank=True, on_delete=models.SET_NULL, related_name="restated"
+    )
+
+    class Meta:
+        ordering = ["document", "sort_order", "seq"]
+        indexes = [
+            models.Index(fields=["document", "number"], name="pasal_version_document"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.regulation_key} Pasal {self.number} #{self.seq}"

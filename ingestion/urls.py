@@ -12,6 +12,7 @@ urlpatterns = [
     path("upload/jobs/<uuid:pk>/status", views.upload_job_status, name="upload_job_status"),
     path("documents/", views.document_list, name="document_list"),
     path("documents/<uuid:pk>/", views.document_detail, name="document_detail"),
+    path("documents/<uuid:pk>/konsolidasi/", views.regulation_reader, name="regulation_reader"),
     path("documents/<uuid:pk>/download", views.document_download, name="document_download"),
     path("documents/<uuid:pk>/archive", views.document_archive, name="document_archive"),
     path("documents/<uuid:pk>/reprocess", views.document_reprocess, name="document_reprocess"),

@@ -4,7 +4,8 @@
 merge, an archive, ``relink_regulations``). It re-reads the document's stored chunks,
 replaces the relations of that edition, sets the document's regulation key, re-links
 every relation that targets this regulation (so a target that arrives after its repealer
-is linked then), and recomputes ``in_force`` for every regulation touched.
+is linked then), recomputes ``in_force`` for every regulation touched and rebuilds
+their consolidated text (:mod:`.consolidation`).
 
 Graph updates take one transaction-level advisory lock: two workers indexing related
 regulations at once would otherwise each recompute a status from a snapshot that misses
@@ -23,7 +24,7 @@ import zlib
 from collections.abc import Iterable
 
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q
 
 from ingestion.legal.citation import RegulationRef, document_ref, parse_regulation
 from ingestion.legal.in_force import decide, partner_in_force
@@ -35,48 +36,19 @@ from ingestion.legal.relations import (
     printed_title,
     region_key,
 )
-from ingestion.models import HIDDEN_STATUSES, Chunk, Document, RegulationRelation, RelationKind
+from ingestion.models import HIDDEN_STATUSES, Document, RegulationRelation, RelationKind
+from ingestion.relations.consolidation import rebuild as rebuild_consolidations
+from ingestion.relations.editions import (
+    RegulationId,
+    current_among,
+    current_edition,
+    editions,
+    regulation_id,
+)
 
 log = logging.getLogger(__name__)
 
-RegulationId = tuple[str, str]  # (source_type, source_key)
 _GRAPH_LOCK = zlib.crc32(b"aceh-rag:regulation-graph")
-
-
-def regulation_id(document: Document) -> RegulationId:
-    return (document.source_type, document.source_key)
-
-
-def editions(rid: RegulationId) -> QuerySet[Document]:
-    source_type, source_key = rid
-    return Document.objects.filter(source_type=source_type, metadata__source_key=source_key)
-
-
-def current_edition(rid: RegulationId) -> Document | None:
-    """The newest visible edition with searchable text, else the newest visible one."""
-    visible = editions(rid).exclude(status__in=HIDDEN_STATUSES).order_by("-created_at", "-id")
-    searchable = Chunk.objects.filter(document=OuterRef("pk"), indexed=True)
-    return visible.filter(Exists(searchable)).first() or visible.first()
-
-
-def is_current(document: Document) -> bool:
-    current = current_edition(regulation_id(document))
-    return current is not None and current.pk == document.pk
-
-
-def current_among(documents: Iterable[Document]) -> set[object]:
-    """The pks of those documents that are their regulation's current edition (one lookup
-    per regulation, however many of its relations are being read)."""
-    by_regulation: dict[RegulationId, Document | None] = {}
-    current: set[object] = set()
-    for document in documents:
-        rid = regulation_id(document)
-        if rid not in by_regulation:
-            by_regulation[rid] = current_edition(rid)
-        edition = by_regulation[rid]
-        if edition is not None and edition.pk == document.pk:
-            current.add(document.pk)
-    return current
 
 
 # --- reading the stored text -----------------------------------------------------------
@@ -126,6 +98,7 @@ def refresh_document(document: Document) -> list[RegulationRelation]:
         touched |= {regulation_id(r.target_document) for r in rows if r.target_document}
         for other in touched:
             recompute_in_force(other)
+        rebuild_consolidations(touched)
     log.info(
         "relations: %s → %s relations, %s regulations recomputed in %.3fs",
         doc.pk,

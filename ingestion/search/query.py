@@ -7,6 +7,7 @@ citation extras (nomor, tahun, jenis, edition date) ride inside each result as e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import Any
 
@@ -49,6 +50,10 @@ class SearchQuery:
     # relevance alone.
     include_repealed: bool = False
     in_force_first: bool = True
+    # The wording in force on this date (None: today); ``include_history`` also returns
+    # the superseded wordings, marked not in force (ingestion.search.consolidated).
+    as_of: date | None = None
+    include_history: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,12 @@ class SearchHit:
     amended_by: list[str] = field(default_factory=list)
     repealed_by: list[str] = field(default_factory=list)
     references: list[dict[str, Any]] = field(default_factory=list)
+    # The wording in force (ingestion.search.consolidated): an amending law's restated
+    # Pasal is cited as the unit of the regulation it amends.
+    citation_full: str | None = None
+    consolidated: bool = False
+    changed_by: list[dict[str, Any]] = field(default_factory=list)
+    valid_from: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,6 +118,10 @@ class SearchHit:
             "amendedBy": list(self.amended_by),
             "repealedBy": list(self.repealed_by),
             "references": list(self.references),
+            "citationFull": self.citation_full or self.citation,
+            "consolidated": self.consolidated,
+            "changedBy": list(self.changed_by),
+            "validFrom": self.valid_from,
         }
 
 

@@ -51,6 +51,7 @@ from ingestion.pipeline import embed
 from ingestion.relations.read import hit_notes
 from ingestion.relations.references import Passage, references_for
 from ingestion.search import sql as search_sql
+from ingestion.search.consolidated import current_hits
 from ingestion.search.lexical import bm25_candidates, query_lexemes, term_coverage
 from ingestion.search.query import (
     Degraded,
@@ -167,7 +168,9 @@ def search(
             degraded = Degraded.NO_RERANK
     if q.include_repealed and q.in_force_first:
         fused = repealed_last(fused, lists, keep=set(named))
-    hits = annotate(_hits(fused[: q.limit], lexemes, forced, embedded))
+    hits = annotate(
+        current_hits(q, fused, lambda batch, cited: _hits(batch, lexemes, forced | cited, embedded))
+    )
     took_ms = (time.perf_counter() - started) * 1000
     log.info(
         "search q_len=%s mode=%s hits=%s degraded=%s took_ms=%.1f",

@@ -1,6 +1,7 @@
 """Admin UI views, one module per page family."""
 
 from ingestion.views.chunk_pages import chunk_region
+from ingestion.views.consolidated import regulation_reader
 from ingestion.views.dashboard import dashboard
 from ingestion.views.documents import (
     document_archive,
@@ -36,6 +37,7 @@ __all__ = [
     "document_list",
     "document_reprocess",
     "page_image",
+    "regulation_reader",
     "review_document",
     "review_queue",
     "search_page",

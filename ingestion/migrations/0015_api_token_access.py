@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ingestion', '0013_legal_unit_redundant_indexes'),
+        ('ingestion', '0014_consolidation'),
     ]
 
     operations = [

@@ -1,0 +1,771 @@
+"""Read an amending regulation's numbered instructions (Pasal I, or the omnibus form).
+
+The drafting standard (UU 12/2011, Lampiran II) gives every amending regulation one shape:
+an opening sentence naming the regulation it changes ("Beberapa ketentuan dalam
+Undang-Undang Nomor 6 Tahun 1983 … sebagaimana telah diubah dengan … diubah sebagai
+berikut:"), then numbered items, each an instruction sentence ("Ketentuan Pasal 6 diubah
+sehingga berbunyi sebagai berikut:") followed by the new wording, which restates whole Pasal
+under their headings. An omnibus law repeats the opening sentence once per regulation it
+amends, so each opening sentence starts one :class:`AmendmentText`.
+
+Restated wording has numbered items of its own ("8. Bagian Tahun Pajak adalah …"), so an
+item is taken as the next instruction only when its number is the one expected and its first
+words read as an instruction (a unit word and an amending verb).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from datetime import date
+
+from ingestion.legal.amendments.model import (
+    AmendmentText,
+    Instruction,
+    NewPasal,
+    Operation,
+    Target,
+)
+from ingestion.legal.amendments.pasal import PasalText, split_pasal, without_penjelasan
+from ingestion.legal.amendments.text import clean, fix_numbers, read_date
+from ingestion.legal.citation import RegulationRef, canonical_jenis, find_regulations
+
+logger = logging.getLogger(__name__)
+
+MAX_HEAD = 900  # an instruction sentence is never longer; past it the wording has begun
+MAX_INTRO = 1500
+SKIP_TOLERANCE = 3  # numbers an OCR'd list may lose before the next instruction
+MIN_ITEM = 12  # the shortest instruction: "Pasal 7 dihapus."
+MAX_JUMP = 40  # a longer run may be lost when confirmed by the number after it
+
+_INTRO_RE = re.compile(
+    r"(?:beberapa\s+)?ketentuan(?:\s+dan\s+penjelasan)?(?:\s+pasal)?\s+(?:dalam|pada)\s+"
+    r"(?=(?:undang|peraturan|keputusan|qanun|perpu|uu\b|pp\b))",
+    re.IGNORECASE,
+)
+_INTRO_FORMULA_RE = re.compile(r"sebagai\s+berikut\s*:?", re.IGNORECASE)
+_INTRO_END_RE = re.compile(r"sebagai\s+berikut\s*:?|:", re.IGNORECASE)
+_OWN_PASAL_I_RE = re.compile(r"(?:^|\n)[ \t]*Pasal\s+I[ \t]*(?:\n|$)")
+_OWN_PASAL_II_RE = re.compile(r"(?:^|\n)[ \t\"“”]*Pasal\s+(?:II|III)[ \t]*(?:\n|$)")
+_OWN_HEADING_RE = re.compile(r"(?:^|\n)[ \t]*Pasal\s+(?P<no>[IVXLC]+|\d{1,4}[A-Z]?)[ \t]*\n")
+_EARLIER_RE = re.compile(
+    r"(?:sebagaimana|yang)\s+(?:telah\s+)?(?:beberapa\s+kali\s+)?(?:diubah|terakhir)", re.IGNORECASE
+)
+_ITEM_RE = re.compile(
+    r"(?:^|(?<=[\s”\"':;.]))(?P<n>\d[0-9lIO]{0,3}|[lI])"
+    r"(?:\s?\.\s*(?=[A-Za-z])|\s+(?=(?:Ketentuan|Di\s?antara|Diantara)\b))"
+)
+_KEYWORD_RE = re.compile(
+    r"\s*[\"“]?(?:ketentuan|di\s?antara|antara|pasal|bab|judul|penjelasan|lampiran|bagian|"
+    r"paragraf|setelah|sesudah|sebelum|ayat|huruf|angka|menambah|menyisipkan|mengubah|"
+    r"menghapus|kata|frasa|rumusan|nama|istilah|seluruh|sebutan|penyebutan|"
+    r"dalam\s+(?:pasal|bab|lampiran|ketentuan))\b",
+    re.IGNORECASE,
+)
+_VERB_RE = re.compile(
+    r"\b(?:di\s?ubah|disisipkan|disisip|dihapus|dihapuskan|ditambah\w*|menambah\w*|"
+    r"menyisipkan|dicabut|diganti|tetap|mengubah|mengganti|menghapus\w*|dipecah)\b",
+    re.IGNORECASE,
+)
+_HEAD_END_RE = re.compile(
+    r"(?:berbunyi\s+)?sebagai\s+berikut\s*:?|berbunyi\s*:|:(?=\s*[\"“]?\s*(?:Pasal|BAB|\())",
+    re.IGNORECASE,
+)
+_SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
+_MODIFY_RE = re.compile(
+    r"\bdi\s?ubah\b|\bdiganti\b|\bmengubah\b|\bmengganti\b|\bdipecah\b", re.IGNORECASE
+)
+_INSERT_RE = re.compile(r"\bdisisip(?:kan)?\b|\bmenyisipkan\b", re.IGNORECASE)
+_ADD_RE = re.compile(r"\bditambah\w*\b|\bmenambah\w*\b", re.IGNORECASE)
+_DELETE_RE = re.compile(r"\bdihapus(?:kan)?\b|\bdicabut\b|\bmenghapus\w*\b", re.IGNORECASE)
+# "perkataan "Anggota ABRI" diganti dengan perkataan "Prajurit ABRI"": words, not a unit.
+_WORDS_RE = re.compile(
+    r"\b(?:kata-kata|kata|perkataan|frasa|frase|istilah|sebutan)\s*[\"“”'](?P<old>[^\"“”]{1,300})[\"“”']"
+    r"\s*(?:,\s*)?(?:diganti|diubah)\s+(?:dengan|menjadi)\s+"
+    r"(?:(?:kata-kata|kata|perkataan|frasa|frase|istilah|sebutan)\s*)?"
+    r"[\"“”'](?P<new>[^\"“”]{0,300})[\"“”']",
+    re.IGNORECASE,
+)
+_STARTS_BETWEEN_RE = re.compile(r"\s*[\"“]?(?:di\s?antara|antara)\b", re.IGNORECASE)
+_PENJELASAN_ONLY_RE = re.compile(
+    r"\btetap\b[^.:]*\bpenjelasan|^\s*penjelasan\b|substansi\s+tetap", re.IGNORECASE
+)
+_BETWEEN_RE = re.compile(
+    r"\bdi\s?antara\s+(?P<x>(?:ketentuan\s+)?(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|angka)\b.+?)"
+    r"\s+(?:dan\s+)?(?P<y>(?:Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|"
+    r"angka)\b\s*\S+?)(?=\s+(?:disisip\w*|ditambah\w*|menyisipkan|yang|sehingga)\b|,|\s*$)",
+    re.IGNORECASE,
+)
+_NEW_UNITS_RE = re.compile(
+    r"\b(?:yakni|yaitu|ialah|yaknl|dijadikan|menjadi)\b(?P<units>.+?)(?:\bsehingga\b|\byang\s+(?:diletakkan|"
+    r"berbunyi|berisi)|\bberbunyi\b|$)|\bdisisipkan\s+(?P<direct>(?:huruf|angka|ayat)\s+\S+)",
+    re.IGNORECASE | re.DOTALL,
+)
+_SO_THAT_RE = re.compile(
+    r"\bsehingga\s+(?:keseluruhan\s+|seluruh\s+)?(?P<unit>(?:Pasal|BAB|Bab|Bagian|ayat)\s+[^,]+?)"
+    r"\s+(?:seluruhnya\s+)?(?:menjadi\s+)?berbunyi",
+    re.IGNORECASE,
+)
+_UNIT_RE = re.compile(
+    r"\b(?P<kind>Pasal|BAB|Bab|Bagian|Paragraf|ayat|huruf|angka)\s+"
+    r"(?P<no>\(\s*\d{1,3}\s?[a-z]?\s*\)|\d{1,4}[A-Za-z]?\d?|[IVXLC]+[A-Z]?\b|Ke\w+|Pertama|"
+    r"[a-z]\d?\b)",
+    re.IGNORECASE,
+)
+_EFFECTIVE_RE = re.compile(
+    r"mulai\s+berlaku\s+(?:pada\s+tanggal|sejak\s+tanggal|pada)\s+(?P<when>diundangkan|[^.]{4,40})",
+    re.IGNORECASE,
+)
+_ENACTED_RE = re.compile(r"Diundangkan\s+di\s+\w+\s+pada\s+tanggal\s+(?P<when>[^\n]{4,40})", re.I)
+_TITLE_TARGET_RE = re.compile(r"perubahan\s+(?:\w+\s+){0,2}atas\s+", re.IGNORECASE)
+
+
+def read_amendments(text: str, own: RegulationRef) -> list[AmendmentText]:
+    """One :class:`AmendmentText` per regulation ``text`` amends; never raises.
+
+    A garbled text yields unparsed instructions or an empty list: a bad Pasal I fails only
+    its own consolidation, never the document's indexing.
+    """
+    try:
+        return _read(text, own)
+    except (ValueError, IndexError, KeyError, TypeError, RecursionError, AttributeError):
+        logger.warning("amendments: Pasal I of %s could not be read", own.short, exc_info=True)
+        return []
+
+
+@dataclass(frozen=True)
+class _Section:
+    """One amended regulation's part of the text: its opening sentence and its items."""
+
+    heading: str  # the amending regulation's own Pasal ("I", "81")
+    intro: str
+    start: int  # where the items begin
+    end: int
+
+
+def _read(text: str, own: RegulationRef) -> list[AmendmentText]:
+    cleaned = clean(text)
+    body = without_penjelasan(cleaned)
+    enacted, effective = _dates(body)
+    sections = _sections(body)
+    results = []
+    for section in sections:
+        target, earlier = _regulations(section.intro, own)
+        if target is None:
+            target = _title_target(body[:3000], own)
+        instructions = _instructions(body[section.start : section.end], section.heading, own)
+        results.append(
+            AmendmentText(
+                target=target,
+                earlier=earlier,
+                enacted=enacted,
+                effective=effective,
+                instructions=tuple(instructions),
+            )
+        )
+    return results
+
+
+def regulation_dates(text: str) -> tuple[date | None, date | None]:
+    """(enacted, in force) of any regulation: "Diundangkan di … pada tanggal …" and "mulai
+    berlaku pada tanggal diundangkan" (the enactment date) or the later date it states."""
+    try:
+        return _dates(without_penjelasan(clean(text)))
+    except (ValueError, IndexError, RecursionError):
+        return None, None
+
+
+def _dates(body: str) -> tuple[date | None, date | None]:
+    matches = list(_ENACTED_RE.finditer(body))
+    enacted = read_date(matches[-1].group("when")) if matches else None
+    effective = enacted
+    closing = body.rfind("Agar")
+    for match in _EFFECTIVE_RE.finditer(body, 0):
+        if closing != -1 and match.start() > closing:
+            break
+        when = match.group("when")
+        effective = enacted if when.lower() == "diundangkan" else (read_date(when) or enacted)
+    return enacted, effective
+
+
+def _sections(body: str) -> list[_Section]:
+    """The opening sentences and the stretch of items each one governs."""
+    pasal_i = _OWN_PASAL_I_RE.search(body)
+    search_from = pasal_i.start() if pasal_i else _start_of_body(body)
+    intros: list[tuple[int, int, str]] = []
+    for match in _INTRO_RE.finditer(body, search_from):
+        if intros and match.start() < intros[-1][1]:
+            continue
+        end = _INTRO_FORMULA_RE.search(body, match.end(), match.end() + MAX_INTRO)
+        end = end or _INTRO_END_RE.search(body, match.end(), match.end() + MAX_INTRO)
+        if end is None:
+            continue
+        intro = body[match.start() : end.end()]
+        if not _MODIFY_RE.search(intro) or not _item_follows(body, end.end()):
+            continue
+        intros.append((match.start(), end.end(), intro))
+    if not intros and pasal_i:
+        intros.append((pasal_i.start(), pasal_i.end(), ""))
+    sections = []
+    for index, (start, items_at, intro) in enumerate(intros):
+        stop = intros[index + 1][0] if index + 1 < len(intros) else len(body)
+        own_heading = re.search(
+            r"\n[ \t]*Pasal\s+\w{1,6}[ \t]*\n?[ \t]*$", body[max(0, stop - 40) : stop]
+        )
+        if own_heading is not None and index + 1 < len(intros):
+            stop -= len(body[max(0, stop - 40) : stop]) - own_heading.start()
+        closing = _OWN_PASAL_II_RE.search(body, items_at, stop)
+        items_end = closing.start() if closing else _closing_formula(body, items_at, stop)
+        sections.append(_Section(_own_heading(body, start), intro, items_at, items_end))
+    return sections
+
+
+def _start_of_body(body: str) -> int:
+    match = re.search(r"MEMUTUSKAN|Menetapkan\s*:", body, re.IGNORECASE)
+    return match.end() if match else 0
+
+
+def _item_follows(body: str, at: int) -> bool:
+    """An opening sentence is followed by item 1 or by a single instruction."""
+    after = body[at : at + 400]
+    return bool(re.match(r"\s*[\"“]?\s*1\s?\.", after) or _VERB_RE.search(after[:300]))
+
+
+def _closing_formula(body: str, start: int, stop: int) -> int:
+    match = re.compile(r"Agar\s+(?:supaya\s+)?setiap\s+orang", re.IGNORECASE).search(
+        body, start, stop
+    )
+    return match.start() if match else stop
+
+
+def _own_heading(body: str, at: int) -> str:
+    heading = "I"
+    for match in _OWN_HEADING_RE.finditer(body, max(0, at - 3000), at + 1):
+        heading = match.group("no")
+    return heading
+
+
+def _regulations(
+    intro: str, own: RegulationRef
+) -> tuple[RegulationRef | None, tuple[RegulationRef, ...]]:
+    """The regulation an opening sentence amends and the earlier amendments it names."""
+    fixed = fix_numbers(intro)
+    mentions = [(ref, span) for ref, span in find_regulations(fixed) if ref.key != own.key]
+    if not mentions:
+        return None, ()
+    target = mentions[0][0]
+    earlier_at = _EARLIER_RE.search(fixed)
+    earlier: list[RegulationRef] = []
+    if earlier_at:
+        last_end = earlier_at.end()
+        for ref, (start, end) in mentions[1:]:
+            if start < earlier_at.start() or ref.key == target.key or ref in earlier:
+                continue
+            between = fixed[last_end:start]
+            if re.search(r"\btentang\b", between) and not re.search(r"\bdan\b|;", between):
+                continue  # named inside the previous amendment's title
+            earlier.append(ref)
+            last_end = end
+        earlier.extend(r for r in _listed_earlier(fixed[earlier_at.start() :]) if r not in earlier)
+    return target, tuple(earlier)
+
+
+_LISTED_RE = re.compile(
+    r"diubah\s+(?:terakhir\s+)?dengan\s+(?P<jenis>Undang-Undang|Peraturan\s+Pemerintah|"
+    r"Peraturan\s+Presiden|Peraturan\s+Daerah)\s*:(?P<list>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_LISTED_ITEM_RE = re.compile(r"Nomor\s+(?P<nomor>\d{1,4})\s+Tahun\s+(?P<tahun>(?:19|20)\d{2})")
+
+
+def _listed_earlier(text: str) -> list[RegulationRef]:
+    """ "diubah dengan Undang-Undang: a. Nomor 9 Tahun 1994 …; b. Nomor 16 Tahun 2000 …"."""
+    match = _LISTED_RE.search(text)
+    if match is None:
+        return []
+    jenis = canonical_jenis(match.group("jenis"))
+    if jenis is None:
+        return []
+    return [
+        RegulationRef(jenis.name, m.group("nomor"), m.group("tahun"))
+        for m in _LISTED_ITEM_RE.finditer(match.group("list"))
+    ]
+
+
+def _title_target(head: str, own: RegulationRef) -> RegulationRef | None:
+    match = _TITLE_TARGET_RE.search(head)
+    if match is None:
+        return None
+    for ref, _span in find_regulations(fix_numbers(head[match.end() : match.end() + 300])):
+        if ref.key != own.key:
+            return ref
+    return None
+
+
+# --- items -------------------------------------------------------------------------------
+
+
+def _instructions(section: str, heading: str, own: RegulationRef) -> list[Instruction]:
+    starts = _item_starts(section)
+    prefix = f"{own.short} " if own.short else ""
+    if not starts:
+        if not section.strip():
+            return []
+        return [_instruction(1, f"{prefix}Pasal {heading}", section.strip())]
+    starts = _recover_lost(section, starts)
+    result: list[Instruction] = []
+    expected = 1
+    for index, (number, at) in enumerate(starts):
+        while expected < number:  # a number the text lost: kept so no item goes unseen
+            result.append(_lost(expected, f"{prefix}Pasal {heading} angka {expected}"))
+            expected += 1
+        end = starts[index + 1][1] if index + 1 < len(starts) else len(section)
+        source = f"{prefix}Pasal {heading} angka {number}"
+        result.append(_instruction(number, source, section[at:end].strip()))
+        expected = number + 1
+    return result
+
+
+_BARE_WORD_RE = re.compile(r"Ketentuan\b|Di\s?antara\b|Diantara\b")
+_BARE_BEFORE_RE = re.compile(r"(?:^|\n|[.;:”\"]\s?)[ \t]*(?P<number>\d{1,2}\s+)?$")
+
+
+def _recover_lost(section: str, starts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Give lost item numbers to the instruction sentences found between two items.
+
+    Two kinds are found: an item numbered in turn that opens with a unit word but has no
+    verb (read, then kept as unparsed) and an unnumbered instruction sentence. A sentence
+    that kept its number without the dot ("8 Di antara …") keeps that number; the others
+    take the next numbers in turn.
+    """
+    result: list[tuple[int, int]] = []
+    for number, at in starts:
+        last, previous_at = result[-1] if result else (0, 0)
+        found = _keyword_items(section, previous_at + MIN_ITEM, at)
+        found += [(None, s) for s in _bare_starts(section, previous_at + MIN_ITEM, at)]
+        for written, start in sorted(found, key=lambda f: f[1]):
+            if written is None:
+                bare = re.match(r"\s*(\d{1,2})\s", section[start : start + 6])
+                written = int(bare.group(1)) if bare else None
+            ordinal = written if written is not None and last < written < number else last + 1
+            if ordinal >= number or (start - previous_at) < MIN_ITEM:
+                continue
+            result.append((ordinal, start))
+            last, previous_at = ordinal, start
+        result.append((number, at))
+    return result
+
+
+_ITEM_OPENING_RE = re.compile(
+    r"\s*[\"“]?(?:ketentuan|di\s?antara|diantara|pasal\s+\d|bab\s+[ivxlc]|penjelasan|lampiran|"
+    r"judul)\b",
+    re.IGNORECASE,
+)
+
+
+def _keyword_items(section: str, start: int, stop: int) -> list[tuple[int | None, int]]:
+    """Numbered items that open as an instruction does but have no verb (not definitions)."""
+    found: list[tuple[int | None, int]] = []
+    for match in _ITEM_RE.finditer(section, start, stop):
+        head = section[match.end() : match.end() + 200]
+        if not match.group(0).rstrip().endswith(".") or not _ITEM_OPENING_RE.match(head):
+            continue
+        if re.search(r"\badalah\b|\bialah\b", head) or _VERB_RE.search(_first_sentence(head)):
+            continue  # a definition in restated wording; verbs were candidates already
+        found.append((_item_number(match.group("n")), match.start()))
+    return found
+
+
+def _bare_starts(section: str, start: int, stop: int) -> list[int]:
+    """Unnumbered instruction sentences in ``section[start:stop]`` (one offset each)."""
+    found: list[int] = []
+    for match in _BARE_WORD_RE.finditer(section, start, stop):
+        before = _BARE_BEFORE_RE.search(section[max(0, match.start() - 8) : match.start()])
+        if before is None or re.search(
+            r"\d\s?\.\s*$", section[max(0, match.start() - 6) : match.start()]
+        ):
+            continue
+        if _is_bare_instruction(section[match.start() : match.start() + 400]):
+            lead = before.group("number")
+            found.append(match.start() - (len(lead) if lead else 0))
+    return found
+
+
+def _is_bare_instruction(head: str) -> bool:
+    sentence = _first_sentence(head)
+    return bool(_VERB_RE.search(sentence)) and bool(
+        re.search(r"sebagai\s+berikut|dihapus\s*\.|\bberbunyi\b", head[: len(sentence) + 40])
+    )
+
+
+@dataclass
+class _Candidates:
+    """Where each number opens a possible item: all of them, and the strong ones."""
+
+    every: dict[int, list[int]]
+    strong: dict[int, list[int]]
+
+    def first(self, number: int, position: int, strong: bool) -> int | None:
+        """The first offset ≥ ``position`` where ``number`` opens a candidate."""
+        offsets = (self.strong if strong else self.every).get(number, [])
+        index = bisect_left(offsets, position)
+        return offsets[index] if index < len(offsets) else None
+
+
+def _item_starts(section: str) -> list[tuple[int, int]]:
+    """(number, offset) of each numbered instruction, in order."""
+    candidates = _Candidates({}, {})
+    for match in _ITEM_RE.finditer(section):
+        head = section[match.end() : match.end() + 300]
+        if not _VERB_RE.search(_first_sentence(head)):
+            continue
+        strong = bool(_KEYWORD_RE.match(head))
+        if not match.group(0).rstrip().endswith(".") and not strong:
+            continue
+        number = _item_number(match.group("n"))
+        candidates.every.setdefault(number, []).append(match.start())
+        if strong:
+            candidates.strong.setdefault(number, []).append(match.start())
+    chosen: list[tuple[int, int]] = []
+    expected = 1
+    position = 0
+    while True:
+        pick = _pick(candidates, expected, position)
+        if pick is None:
+            break
+        number, start = pick
+        chosen.append((number, start))
+        expected = number + 1
+        position = start + 1
+    return chosen
+
+
+_ITEM_DIGITS = str.maketrans("lIO", "110")
+
+
+def _item_number(raw: str) -> int:
+    return int(raw.translate(_ITEM_DIGITS))
+
+
+def _pick(candidates: _Candidates, expected: int, position: int) -> tuple[int, int] | None:
+    """The next item: a strong candidate for ``expected`` before the next strong one.
+
+    OCR may lose a run of item numbers (page footers read over them); a later number is
+    taken only when the number after it follows too, so a stray list item is not.
+    """
+    for skip in range(MAX_JUMP + 1):
+        number = expected + skip
+        following = candidates.first(number + 1, position, strong=True)
+        limit = following if following is not None else 10**12
+        strong = candidates.first(number, position, strong=True)
+        confirmed = skip <= SKIP_TOLERANCE or following is not None
+        if strong is not None and strong < limit and confirmed:
+            return number, strong
+        if skip == 0:
+            weak = candidates.first(number, position, strong=False)
+            if weak is not None and weak < limit:
+                return number, weak
+    return None
+
+
+def _first_sentence(text: str) -> str:
+    end = re.search(r"[:;]|\.(?=\s)|sebagai\s+berikut", text)
+    return text[: end.start() if end else len(text)]
+
+
+def _lost(ordinal: int, source: str) -> Instruction:
+    return Instruction(
+        ordinal=ordinal,
+        source=source,
+        operation=None,
+        reason=f"Butir {ordinal} tidak ditemukan dalam teks (rusak saat konversi).",
+    )
+
+
+def _instruction(ordinal: int, source: str, item: str) -> Instruction:
+    """Read one numbered item; an unreadable one is kept with its reason."""
+    text = re.sub(r"^(?:\d[0-9lIO]{0,3}|[lI])(?:\s?\.|\s)\s*", "", item)
+    head, body = _split_head(text)
+    fixed = fix_numbers(" ".join(head.split()))
+    operation = _operation(fixed)
+    if operation is None:
+        return Instruction(
+            ordinal, source, None, text=item, reason="Jenis perubahan tidak dikenali."
+        )
+    context = _context(fixed)
+    after, before = _between(fixed, context)
+    targets = _targets(fixed, operation, context)
+    new_pasal: tuple[NewPasal, ...] = ()
+    if operation is not Operation.PENJELASAN:
+        new_pasal = _new_pasal(fixed, body, targets, context, operation)
+    words = _WORDS_RE.search(fixed)
+    reason = "" if words and targets else _unreadable(operation, targets, new_pasal, body, fixed)
+    return Instruction(
+        ordinal=ordinal,
+        source=source,
+        operation=None if reason else operation,
+        targets=targets,
+        after=after,
+        before=before,
+        new_pasal=new_pasal,
+        text=item,
+        reason=reason,
+        body=body,
+        words=(words.group("old"), words.group("new")) if words else None,
+    )
+
+
+def _split_head(text: str) -> tuple[str, str]:
+    """The instruction sentence and the wording that follows it."""
+    end = _HEAD_END_RE.search(text, 0, MAX_HEAD)
+    if end is not None:
+        return text[: end.start()], text[end.end() :].strip(" \t\n\"“”'")
+    sentence = _SENTENCE_END_RE.search(text, 0, MAX_HEAD)
+    if sentence is not None:
+        return text[: sentence.start()], text[sentence.end() :].strip(" \t\n\"“”'")
+    return text[:MAX_HEAD], text[MAX_HEAD:].strip()
+
+
+def _operation(head: str) -> Operation | None:
+    if _PENJELASAN_ONLY_RE.search(head) and not re.search(
+        r"sehingga\s+(?:keseluruhan\s+)?pasal", head, re.IGNORECASE
+    ):
+        return Operation.PENJELASAN
+    between = _STARTS_BETWEEN_RE.match(head) or (
+        re.search(r"\bdi\s?antara\b", head, re.IGNORECASE) and not _MODIFY_RE.search(head)
+    )
+    if between and (_INSERT_RE.search(head) or _ADD_RE.search(head)):
+        return Operation.INSERT
+    if _MODIFY_RE.search(head):
+        return Operation.REPLACE
+    if _INSERT_RE.search(head):
+        return Operation.INSERT
+    if _ADD_RE.search(head):
+        return Operation.ADD_UNITS
+    if _DELETE_RE.search(head):
+        return Operation.DELETE
+    return None
+
+
+_LAMPIRAN_RE = re.compile(r"\bLampiran(?:\s+(?P<no>[IVXLC]+)\b)?", re.IGNORECASE)
+
+
+def _units(text: str) -> list[tuple[str, str]]:
+    """(kind, number) of every unit ``text`` names, in order ("ayat (2)" → ("ayat", "2"))."""
+    lampiran = _LAMPIRAN_RE.search(text)
+    if lampiran is not None and not _UNIT_RE.search(text, 0, lampiran.start()):
+        return [("lampiran", (lampiran.group("no") or "").upper())]  # an annex, not a Pasal
+    units = []
+    for match in _UNIT_RE.finditer(text):
+        kind = match.group("kind").lower()
+        number = match.group("no").strip("() ").replace(" ", "")
+        if kind in ("pasal", "bab"):
+            number = number.upper()
+        if kind == "bab" and not re.fullmatch(r"[IVXLC]+[A-Z]?|\d+[A-Z]?", number):
+            continue
+        units.append((kind, number))
+    return units
+
+
+def _context(head: str) -> Target:
+    """The Pasal (and ayat) the instruction works inside."""
+    so_that = _SO_THAT_RE.search(head)
+    units = _units(head)
+    pasal = next((n for k, n in units if k == "pasal"), None)
+    if so_that is not None:
+        pasal = next((n for k, n in _units(so_that.group("unit")) if k == "pasal"), pasal)
+    bab = next((n for k, n in units if k == "bab"), None)
+    ayats = [n for k, n in units if k == "ayat"]
+    ayat = ayats[0] if len(set(ayats)) == 1 and _BETWEEN_RE.search(head) else None
+    if ayat is not None and any(k == "ayat" for k, _ in _units(_between_text(head))):
+        ayat = None
+    return Target(bab=None if pasal else bab, pasal=pasal, ayat=ayat)
+
+
+def _between_text(head: str) -> str:
+    match = _BETWEEN_RE.search(head)
+    return match.group(0) if match else ""
+
+
+def _target_of(units: list[tuple[str, str]], context: Target) -> Target | None:
+    """One unit from a phrase such as "ayat (2) Pasal 35" or "huruf d", inside ``context``."""
+    if not units:
+        return None
+    values: dict[str, str] = {}
+    for kind, number in units:
+        values.setdefault(kind, number)
+    if "pasal" in values or "bab" in values or "bagian" in values:
+        return Target(
+            bab=values.get("bab"),
+            bagian=values.get("bagian"),
+            paragraf=values.get("paragraf"),
+            pasal=values.get("pasal"),
+            ayat=values.get("ayat"),
+            huruf=values.get("huruf"),
+            angka=values.get("angka"),
+        )
+    return Target(
+        pasal=context.pasal,
+        ayat=values.get("ayat") or (context.ayat if "ayat" not in values else None),
+        huruf=values.get("huruf"),
+        angka=values.get("angka"),
+    )
+
+
+def _between(head: str, context: Target) -> tuple[Target | None, Target | None]:
+    match = _BETWEEN_RE.search(head)
+    if match is None:
+        return None, None
+    after = _target_of(_units(match.group("x")), context)
+    before = _target_of(_units(match.group("y")), context)
+    if after is not None and before is not None and before.pasal and not after.pasal:
+        after = Target(pasal=before.pasal, ayat=after.ayat, huruf=after.huruf, angka=after.angka)
+    return after, before
+
+
+def _targets(head: str, operation: Operation, context: Target) -> tuple[Target, ...]:
+    """The units the instruction names as changed, deleted or newly added."""
+    if operation in (Operation.INSERT, Operation.ADD_UNITS):
+        new = _NEW_UNITS_RE.search(head)
+        if new is not None:
+            phrase = new.group("units") or new.group("direct") or ""
+            found = _resolve(_units(phrase), context)
+            if found:
+                return found
+        if operation is Operation.INSERT and not _MODIFY_RE.search(head):
+            return (context,) if context.pasal or context.bab else ()
+    verb = _first_verb(head)
+    named = _units(head[:verb])
+    if not named:  # "Mengubah Lampiran II …": the active verb comes first
+        named = _units(re.split(r"\bsehingga\b", head, maxsplit=1)[0])
+    return _resolve(named, context) or ((context,) if context.label() else ())
+
+
+def _first_verb(head: str) -> int:
+    positions = [
+        m.start() for r in (_MODIFY_RE, _INSERT_RE, _ADD_RE, _DELETE_RE) if (m := r.search(head))
+    ]
+    return min(positions) if positions else len(head)
+
+
+def _resolve(units: list[tuple[str, str]], context: Target) -> tuple[Target, ...]:
+    """Targets from a list of units: sub-units take the Pasal named before or after them."""
+    targets: list[Target] = []
+    pasal = context.pasal
+    bab: str | None = None
+    bagian: str | None = None
+    paragraf: str | None = None
+    pending: list[tuple[str, str]] = []
+    ayat: str | None = context.ayat
+    for index, (kind, number) in enumerate(units):
+        if kind == "lampiran":
+            targets.append(Target(lampiran=number))
+        elif kind == "bab":
+            bab = number
+        elif kind == "bagian":
+            bagian = number
+        elif kind == "paragraf":
+            paragraf = number
+        elif kind == "pasal":
+            pasal = number
+            ayat = None
+            following = units[index + 1][0] if index + 1 < len(units) else None
+            if pending:  # "ayat (2) dan ayat (3) Pasal 8": the Pasal closes its ayat
+                targets.extend(_sub(pasal, kind, n, None) for kind, n in pending)
+                pending = []
+            elif following not in ("ayat", "huruf", "angka") and not any(
+                t.pasal == number for t in targets
+            ):
+                targets.append(Target(pasal=pasal))
+        elif kind == "ayat":
+            ayat = number
+            if pasal is None:
+                pending.append((kind, number))
+            elif index + 1 >= len(units) or units[index + 1][0] not in ("huruf", "angka"):
+                targets.append(_sub(pasal, kind, number, None))
+        elif pasal is None:
+            pending.append((kind, number))
+        else:
+            targets.append(_sub(pasal, kind, number, ayat))
+    if not targets and (bab or bagian or paragraf):
+        targets.append(Target(bab=bab, bagian=bagian, paragraf=paragraf))
+    for sub_kind, sub_number in pending:
+        targets.append(_sub(context.pasal, sub_kind, sub_number, None))
+    unique: list[Target] = []
+    for target in targets:
+        if target not in unique:
+            unique.append(target)
+    return tuple(unique)
+
+
+def _sub(pasal: str | None, kind: str, number: str, ayat: str | None) -> Target:
+    if kind == "ayat":
+        return Target(pasal=pasal, ayat=number)
+    if kind == "huruf":
+        return Target(pasal=pasal, ayat=ayat, huruf=number)
+    return Target(pasal=pasal, ayat=ayat, angka=number)
+
+
+def _new_pasal(
+    head: str, body: str, targets: tuple[Target, ...], context: Target, operation: Operation
+) -> tuple[NewPasal, ...]:
+    """The Pasal the item restates under their headings.
+
+    For a Pasal-level instruction only the Pasal it names count (the wording may quote
+    others); a heading OCR damaged ("Pasal 67,4'" for 67A) takes the name the instruction
+    gives it when the counts agree.
+    """
+    if not body:
+        return ()
+    named = [t.pasal for t in targets if t.pasal and not (t.bab or t.bagian)]
+    if operation is not Operation.INSERT and context.pasal:
+        named.append(context.pasal)
+    named = list(dict.fromkeys(named))
+    pasal_level = bool(named) and not any((t.bab or t.bagian) and not t.pasal for t in targets)
+    found = split_pasal(body, frozenset(named))
+    if pasal_level:
+        kept = [p for p in found if p.number in named]
+        if len(kept) < len(named) and len(found) == len(named):
+            kept = [PasalText(n, p.bab, p.text) for n, p in zip(named, found, strict=True)]
+        found = kept
+    if not found and _restates_whole(head, targets, context) and context.pasal:
+        return (NewPasal(context.pasal, body.strip(" \t\n\"“”'")),)
+    result: list[NewPasal] = []
+    seen: set[str] = set()
+    for pasal in found:
+        if pasal.number not in seen:
+            seen.add(pasal.number)
+            result.append(NewPasal(pasal.number, pasal.text))
+    return tuple(result)
+
+
+def _restates_whole(head: str, targets: tuple[Target, ...], context: Target) -> bool:
+    """Does the wording restate the whole Pasal (not just the ayat or huruf named)?"""
+    so_that = _SO_THAT_RE.search(head)
+    if so_that is not None:
+        units = _units(so_that.group("unit"))
+        return bool(units) and units[0][0] == "pasal"
+    return all(t.ayat is None and t.huruf is None and t.angka is None for t in targets)
+
+
+def _unreadable(
+    operation: Operation,
+    targets: tuple[Target, ...],
+    new_pasal: tuple[NewPasal, ...],
+    body: str,
+    head: str,
+) -> str:
+    """Why an instruction whose verb was read still cannot be applied ("" when it can)."""
+    if operation is Operation.PENJELASAN:
+        return ""
+    if not targets and not new_pasal:
+        return "Unit yang diubah tidak ditemukan dalam kalimat perintah."
+    if operation is Operation.DELETE:
+        return ""
+    judul = re.match(r"\s*judul\b", head, re.IGNORECASE)
+    annex = bool(targets) and all(t.lampiran is not None for t in targets)
+    if not new_pasal and not body and not judul and not annex:
+        return "Rumusan baru tidak ditemukan."
+    return ""

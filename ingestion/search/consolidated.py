@@ -1,0 +1,228 @@
+"""Search answers in the wording in force (the consolidation's Pasal versions).
+
+Applied to the hits after fusion (:func:`wording_in_force`), on the stored versions of the
+Pasal the hits cite, in one query:
+
+- a Pasal an amending law restates is cited as the unit of the regulation it amends
+  (``UU 31/1999 Pasal 5 ayat (1)``, ``citationFull`` "… sebagaimana telah diubah dengan
+  UU 20/2001", ``consolidated``, ``changedBy``, ``validFrom``);
+- a wording not in force on ``as_of`` (today by default) — the original's replaced or
+  deleted Pasal, a restatement a later amendment replaced, one not yet in force — is not
+  returned as current law: it gives way to the wording in force (the amending law's
+  restated unit), or is left out; ``include_history`` keeps it, marked ``inForce: false``.
+
+Regulations without amendments in the corpus cost one indexed look-up and change nothing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
+
+from django.db import connection
+
+from ingestion.legal.references import UnitRef
+from ingestion.legal.search import UnitRow, named_units
+from ingestion.models import PasalVersionState
+from ingestion.relations.consolidated import ChangedBy, full_citation, today, version_in_force
+from ingestion.search.query import SearchHit, SearchQuery
+
+# Builds the hit of the unit an amending regulation restates: (superseded hit, amending
+# document id) → that hit, or None when the amending text holds no such unit.
+Restate = Callable[[SearchHit, str], SearchHit | None]
+# The service's hit builder: (chunk id, score) pairs, and the units they must cite.
+Build = Callable[[Sequence[tuple[int, float]], dict[int, UnitRow]], list[SearchHit]]
+_MAX_ROUNDS = 3
+
+_VERSIONS_SQL = """
+    WITH c AS (
+        SELECT id FROM ingestion_consolidation WHERE document_id = ANY(%(docs)s::uuid[])
+        UNION
+        SELECT consolidation_id FROM ingestion_amendment
+        WHERE amending_document_id = ANY(%(docs)s::uuid[])
+    )
+    SELECT v.consolidation_id, v.document_id, t.citation, v.amending_document_id, a.citation,
+           v.number, v.sort_order, v.state, v.valid_from, v.valid_to, coalesce(i.source, '')
+    FROM ingestion_pasalversion v
+    JOIN c ON c.id = v.consolidation_id
+    JOIN documents t ON t.id = v.document_id
+    LEFT JOIN documents a ON a.id = v.amending_document_id
+    LEFT JOIN ingestion_amendmentinstruction i ON i.id = v.instruction_id
+    WHERE v.number = ANY(%(numbers)s)
+    ORDER BY v.consolidation_id, v.sort_order, v.seq
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class _Version:
+    target_id: str
+    target_citation: str
+    amending_id: str | None
+    amending_citation: str
+    number: str
+    state: str
+    valid_from: date | None
+    valid_to: date | None
+    source: str
+
+    def changed_by(self) -> ChangedBy | None:
+        if self.amending_id is None:
+            return None
+        return ChangedBy(self.amending_citation, self.amending_id, self.source)
+
+
+_History = list[_Version]
+
+
+@dataclass(slots=True)
+class _Index:
+    on: date
+    of_target: dict[tuple[str, str], _History]
+    restated: dict[tuple[str, str], tuple[_History, int]]
+
+    def in_force(self, history: _History) -> int | None:
+        return version_in_force([(v.state, v.valid_from, v.valid_to) for v in history], self.on)
+
+
+def current_hits(
+    q: SearchQuery, fused: Sequence[tuple[int, float]], build: Build
+) -> list[SearchHit]:
+    """The first ``q.limit`` hits of ``fused`` in the wording in force: a candidate left
+    out (a superseded wording) makes room for the next one, for a few rounds at most."""
+    restate = _restater(build)
+    hits: list[SearchHit] = []
+    taken = 0
+    for _ in range(_MAX_ROUNDS):
+        batch = fused[taken : taken + q.limit - len(hits)]
+        if not batch:
+            break
+        taken += len(batch)
+        hits = _unique([*hits, *wording_in_force(build(batch, {}), q, restate)])
+        if len(hits) >= q.limit:
+            break
+    return hits[: q.limit]
+
+
+def _restater(build: Build) -> Restate:
+    def restate(hit: SearchHit, amending_id: str) -> SearchHit | None:
+        unit = hit.unit or {}
+        ref = UnitRef(
+            str(unit.get("pasal")), unit.get("ayat"), unit.get("huruf"), unit.get("angka")
+        )
+        found = named_units(ref, [amending_id]) or named_units(UnitRef(ref.pasal), [amending_id])
+        if not found:
+            return None
+        built = build([(found[0].chunk_id, hit.score)], {found[0].chunk_id: found[0]})
+        return built[0] if built else None
+
+    return restate
+
+
+def _unique(hits: Sequence[SearchHit]) -> list[SearchHit]:
+    seen: set[tuple[int, bool | None]] = set()
+    unique = []
+    for hit in hits:
+        key = (hit.chunk_id, hit.in_force)
+        if key not in seen:
+            seen.add(key)
+            unique.append(hit)
+    return unique
+
+
+def wording_in_force(
+    hits: Sequence[SearchHit], q: SearchQuery, restate: Restate
+) -> list[SearchHit]:
+    """The hits as current law on ``q.as_of`` (see the module docstring), in their order."""
+    index = _index(hits, q.as_of or today())
+    if index is None:
+        return list(hits)
+    out: list[SearchHit] = []
+    for hit in hits:
+        out += _answer(hit, index, q.include_history, restate)
+    return _unique(out)
+
+
+def _index(hits: Sequence[SearchHit], on: date) -> _Index | None:
+    numbers = sorted({str(h.unit["pasal"]) for h in hits if h.unit and h.unit.get("pasal")})
+    if not numbers:
+        return None
+    docs = sorted({h.document_id for h in hits})
+    with connection.cursor() as cursor:
+        cursor.execute(_VERSIONS_SQL, {"docs": docs, "numbers": numbers})
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    grouped: dict[tuple[Any, Any], _History] = defaultdict(list)
+    for r in rows:
+        grouped[(r[0], r[6])].append(
+            _Version(
+                target_id=str(r[1]),
+                target_citation=r[2] or "",
+                amending_id=str(r[3]) if r[3] else None,
+                amending_citation=r[4] or "",
+                number=r[5],
+                state=r[7],
+                valid_from=r[8],
+                valid_to=r[9],
+                source=r[10],
+            )
+        )
+    index = _Index(on, {}, {})
+    for history in grouped.values():
+        first = history[0]
+        index.of_target[(first.target_id, first.number)] = history
+        for position, version in enumerate(history):
+            if version.amending_id is not None:
+                index.restated[(version.amending_id, version.number)] = (history, position)
+    return index
+
+
+def _answer(
+    hit: SearchHit, index: _Index, include_history: bool, restate: Restate
+) -> list[SearchHit]:
+    pasal = str(hit.unit["pasal"]) if hit.unit else ""
+    restated = index.restated.get((hit.document_id, pasal))
+    if restated is not None:
+        return _restated(hit, index, include_history, *restated)
+    history = index.of_target.get((hit.document_id, pasal))
+    if history is None:
+        return [hit]
+    current = index.in_force(history)
+    if current == 0 and history[0].state == PasalVersionState.ORIGINAL:
+        return [replace(hit, valid_from=_iso(history[0].valid_from))]
+    answers: list[SearchHit] = []
+    wording = history[current] if current is not None else None
+    if wording is not None and wording.amending_id and wording.state != PasalVersionState.DELETED:
+        substitute = restate(hit, wording.amending_id)
+        if substitute is not None:
+            answers += _answer(substitute, index, False, restate)
+    if include_history:
+        answers.append(replace(hit, in_force=False, valid_from=_iso(history[0].valid_from)))
+    return answers
+
+
+def _restated(
+    hit: SearchHit, index: _Index, include_history: bool, history: _History, position: int
+) -> list[SearchHit]:
+    version = history[position]
+    changed = [c for c in (v.changed_by() for v in history[: position + 1]) if c is not None]
+    label = hit.unit_label or f"Pasal {version.number}"
+    citation = f"{version.target_citation} {label}".strip()
+    cited = replace(
+        hit,
+        citation=citation,
+        citation_full=full_citation(citation, changed),
+        consolidated=True,
+        changed_by=[c.to_json() for c in changed],
+        valid_from=_iso(version.valid_from),
+    )
+    if index.in_force(history) == position:
+        return [cited]
+    return [replace(cited, in_force=False)] if include_history else []
+
+
+def _iso(value: date | None) -> str | None:
+    return value.isoformat() if value else None
