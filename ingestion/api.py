@@ -612,7 +612,7 @@ def get_consolidated(request: HttpRequest, document_id: str, params: Query[Conso
     earlier wording and the amendments applied; ``format=text`` is the plain download."""
     unknown = "Dokumen tidak ditemukan"
     pk = _parse_uuid(document_id, "DOCUMENT_UNKNOWN", unknown)
-    document = Document.objects.filter(pk=pk).first()
+    document = visible(Document.objects.filter(pk=pk)).first()
     if document is None:
         raise ApiError(404, "DOCUMENT_UNKNOWN", unknown)
     view = consolidated_regulation(document, params.as_of)

@@ -6,14 +6,17 @@ function runs under the caller's :mod:`ingestion.visibility` grant (set by the s
 and every answer carries the exact citation, the text and a link to the reader page.
 A reference that names nothing is a :class:`ToolInputError` whose message a person reads.
 
-The wording in force after amendments comes from the consolidation work (branch
-consol-store); until it is wired here, ``get_unit`` gives the unit's own text and says
-which amending regulation changes it (:mod:`ingestion.mcp.amendments`).
+The wording in force after amendments, a unit's history and whether an amendment chain
+is complete come from the consolidation service (:mod:`ingestion.relations.consolidated`:
+``unit_in_force``, ``consolidated_regulation``). A regulation without stored versions
+falls back to the amending regulations' own instructions (:mod:`ingestion.mcp.amendments`)
+for which Pasal they change.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -21,12 +24,19 @@ from typing import Any
 from django.db import connection
 
 from ingestion.legal.references import QueryReference, parse_query_reference
-from ingestion.legal.search import named_documents, named_units
-from ingestion.mcp.amendments import Change, document_changes
-from ingestion.models import Chunk, Document, LegalUnit
+from ingestion.legal.search import named_documents
+from ingestion.mcp.amendments import document_changes
+from ingestion.models import Chunk, Document
+from ingestion.relations.consolidated import (
+    ConsolidatedRegulation,
+    UnitNotFound,
+    consolidated_regulation,
+    unit_in_force,
+)
 from ingestion.relations.read import RelationView, document_status
 from ingestion.search import sql as search_sql
 from ingestion.search.service import SearchQuery, search
+from ingestion.visibility import visible_ids
 
 MAX_LIMIT = 50
 _ORDINALS = {"kedua": 2, "ketiga": 3, "keempat": 4, "kelima": 5, "keenam": 6}
@@ -45,6 +55,11 @@ class Links:
     def document(self, document_id: str, chunk_id: int | None = None) -> str:
         url = f"{self.base_url.rstrip('/')}/documents/{document_id}/"
         return f"{url}#chunk-{chunk_id}" if chunk_id else url
+
+    def reader(self, document_id: str, pasal: str | None = None) -> str:
+        """The consolidated reader page, at the Pasal when one is named."""
+        url = f"{self.base_url.rstrip('/')}/documents/{document_id}/konsolidasi/"
+        return f"{url}#pasal-{pasal}" if pasal else url
 
 
 def _parse_date(value: str | None) -> date | None:
@@ -101,139 +116,163 @@ def _ordinal(title: str) -> int:
     return 1
 
 
-def _amendment(view: RelationView, links: Links) -> dict[str, Any]:
-    body = _relation(view, links)
-    document = Document.objects.filter(pk=view.document_id).first() if view.document_id else None
+_KINDS = {"diubah": "amended", "disisipkan": "inserted", "dihapus": "deleted"}
+
+
+def _hidden_amendments(view: ConsolidatedRegulation) -> set[str]:
+    """Amending regulations in the stored consolidation the caller may not see."""
+    ids = {a.document_id for a in view.amendments}
+    return ids - visible_ids(ids)
+
+
+def _consolidated_changes(view: ConsolidatedRegulation) -> dict[str, list[dict[str, Any]]]:
+    """Per amending document: the Pasal it gave a wording (state, instruction)."""
+    found: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for pasal in view.pasals:
+        for version in pasal.versions:
+            changed = version.changed_by
+            if changed is not None and changed.document_id:
+                found[changed.document_id].append(
+                    {"pasal": pasal.number, "kind": version.state, "evidence": changed.instruction}
+                )
+    return found
+
+
+def _read_changes(document_id: str | None) -> list[dict[str, Any]]:
+    """No stored consolidation: the amending text's own instructions."""
+    document = Document.objects.filter(pk=document_id).first() if document_id else None
     changes = document_changes(document) if document is not None else []
-    body["ordinal"] = _ordinal(view.title or "")
-    body["changes"] = [{"pasal": c.pasal, "kind": c.kind, "evidence": c.evidence} for c in changes]
-    return body
+    return [{"pasal": c.pasal, "kind": _KINDS[c.kind], "evidence": c.evidence} for c in changes]
 
 
-def _why(in_force: bool | None, source: str | None, status: Any, repealed: list[Any]) -> str:
+def _ordinal(title: str) -> int:
+    words = title.lower().split()
+    for index, word in enumerate(words[:-1]):
+        if word == "perubahan" and words[index + 1] in _ORDINALS:
+            return _ORDINALS[words[index + 1]]
+    return 1
+
+
+def _why(source: str | None, status: Any, repealed: list[Any]) -> str:
     if repealed:
         return "Dicabut oleh " + ", ".join(r["citation"] for r in repealed)
     if source == "status_berlaku":
         return f"Status dari mitra (status_berlaku): {status.status_berlaku}"
-    if in_force:
+    if status.in_force:
         return "Tidak ada peraturan pencabut di basis pengetahuan ini"
     return "Status berlaku tidak diketahui"
+
+
+def _chain(
+    amended: list[dict[str, Any]], view: ConsolidatedRegulation
+) -> tuple[bool, list[str], str]:
+    """Complete or not, what is missing, and why (the consolidation's word when it has one)."""
+    if view.consolidated:
+        note = (
+            "Rangkaian perubahan lengkap di basis pengetahuan ini"
+            if view.chain_complete
+            else "Rangkaian perubahan tidak lengkap; tidak ada: " + ", ".join(view.missing)
+        )
+        return view.chain_complete, list(view.missing), note
+    ordinals = [a["ordinal"] for a in amended]
+    complete = ordinals == list(range(1, len(ordinals) + 1))
+    note = (
+        "Rangkaian perubahan lengkap di basis pengetahuan ini"
+        if complete
+        else "Ada perubahan yang tidak ada di basis pengetahuan ini (mis. 'Perubahan Kedua' "
+        "tanpa perubahan pertama)"
+    )
+    return complete, [], note
 
 
 def law_status(ref: str, links: Links) -> dict[str, Any]:
     """In force or not and why, the amendments (with the Pasal they change) and the
     repeals, the chain in order and whether it is complete in this knowledge base."""
     document, _ = regulation_of(ref)
-    status = document_status(document)
-    source = status.source.value if status.source else None
-    amended = sorted(
-        (_amendment(view, links) for view in status.amended_by), key=lambda a: a["ordinal"]
-    )
-    repealed = [_relation(view, links) for view in status.repealed_by]
-    ordinals = [a["ordinal"] for a in amended]
-    complete = ordinals == list(range(1, len(ordinals) + 1))
+    status = document_status(document)  # relations already limited to what may be seen
+    view = consolidated_regulation(document)
+    stored = _consolidated_changes(view) if view.consolidated else {}
+    dates = {a.document_id: a.date for a in view.amendments}
+    amended = []
+    for relation in status.amended_by:
+        body = _relation(relation, links)
+        body["ordinal"] = _ordinal(relation.title or "")
+        when = dates.get(relation.document_id or "")
+        body["date"] = when.isoformat() if when else None
+        body["changes"] = stored.get(relation.document_id or "") or _read_changes(
+            relation.document_id
+        )
+        amended.append(body)
+    amended.sort(key=lambda a: (a["date"] or "", a["ordinal"]))
+    repealed = [_relation(r, links) for r in status.repealed_by]
+    complete, missing, note = _chain(amended, view)
     citation = document.citation or document.title
     return {
         "citation": citation,
         "title": document.title,
         "documentId": str(document.pk),
-        "link": links.document(str(document.pk)),
+        "link": links.reader(str(document.pk)),
         "inForce": status.in_force,
-        "why": _why(status.in_force, source, status, repealed),
+        "why": _why(status.source.value if status.source else None, status, repealed),
         "amendedBy": amended,
         "repealedBy": repealed,
         "chain": [citation, *(a["citation"] for a in amended)],
         "chainComplete": complete,
-        "chainNote": (
-            "Rangkaian perubahan lengkap di basis pengetahuan ini"
-            if complete
-            else "Ada perubahan yang tidak ada di basis pengetahuan ini (mis. 'Perubahan Kedua' "
-            "tanpa perubahan pertama)"
-        ),
+        "missing": missing,
+        "chainNote": note,
+        "consolidated": view.consolidated,
     }
 
 
 # --- units ------------------------------------------------------------------------------
 
 
-def _unit_changes(pasal: str, amendments: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    wanted = pasal.replace(" ", "").upper()
-    found = []
-    for amendment in amendments:
-        for change in amendment["changes"]:
-            if change["pasal"] == wanted:
-                found.append(
-                    {
-                        "citation": amendment["citation"],
-                        "documentId": amendment["documentId"],
-                        "link": amendment["link"],
-                        **change,
-                    }
-                )
-    return found
+def _visible_history(body: dict[str, Any]) -> dict[str, Any]:
+    """Drops wordings given by amending regulations the caller may not see; if the one in
+    force was such a wording, the latest visible one is answered instead."""
 
+    def source(entry: dict[str, Any] | None) -> str | None:
+        return entry.get("documentId") if entry else None
 
-def _new_wording(change: dict[str, Any], unit: LegalUnit) -> str | None:
-    """The amending regulation's own text of the unit ("… sehingga berbunyi: Pasal 5 …")."""
-    document_id = change.get("documentId")
-    if change.get("kind") == "dihapus" or not document_id:
-        return None
-    row = (
-        LegalUnit.objects.filter(
-            document_id=document_id,
-            pasal=unit.pasal,
-            ayat=unit.ayat,
-            huruf=unit.huruf,
-            angka=unit.angka,
-            penjelasan=False,
-        )
-        .order_by("-start")
-        .first()
-    )
-    return row.text if row is not None else None
+    wanted = [source(h.get("changedBy")) for h in body["history"]]
+    wanted += [source(c) for c in body["changedBy"]]
+    seen = visible_ids(pk for pk in wanted if pk)
+    shown = [h for h in body["history"] if source(h.get("changedBy")) in (None, *seen)]
+    if len(shown) == len(body["history"]):
+        return body
+    body["changedBy"] = [c for c in body["changedBy"] if source(c) in seen]
+    body["history"] = shown
+    if shown:
+        body["text"], body["state"] = shown[-1]["unitText"], shown[-1]["state"]
+    return body
 
 
 def get_unit(ref: str, as_of: str | None, links: Links) -> dict[str, Any]:
-    """ "UU 13/2003 Pasal 59 ayat (4)" → the unit's text, its state and what changed it."""
-    _parse_date(as_of)
+    """ "UU 13/2003 Pasal 59 ayat (4)" → the text in force on ``as_of`` (today), its state
+    (original, amended, inserted, deleted), ``changedBy`` and its history."""
+    on = _parse_date(as_of)
     document, reference = regulation_of(ref)
     if reference.unit is None:
         raise ToolInputError(
             f"Rujukan '{ref}' tidak menyebut pasal; tulis misalnya 'UU 13/2003 Pasal 59 ayat "
             "(4)' / name a Pasal"
         )
-    units = named_units(reference.unit, [str(document.pk)])
-    citation = document.citation or document.title
-    label = reference.unit.label
-    if not units:
-        raise ToolInputError(f"{label} tidak ada dalam {citation} / no such unit")
-    unit = LegalUnit.objects.get(pk=units[0].id)
-    status = law_status(citation, links) if document.citation else None
-    changes = _unit_changes(unit.pasal, status["amendedBy"]) if status else []
-    latest = changes[-1] if changes else None
-    wording = _new_wording(latest, unit) if latest else None
-    state = "dicabut" if document.in_force is False else (latest["kind"] if latest else "berlaku")
-    return {
-        "citation": f"{citation} {unit.label}",
-        "documentId": str(document.pk),
-        "link": links.document(str(document.pk), unit.chunk_id),
-        "state": state,
-        "text": wording or unit.text,
-        "textSource": "amending_regulation" if wording else "original",
-        "originalText": unit.text,
-        "changedBy": [c["citation"] for c in changes],
-        "history": changes,
-        "asOf": as_of,
-        "page": unit.page,
-    }
+    try:
+        view = unit_in_force(ref, on)
+    except UnitNotFound as exc:
+        raise ToolInputError(f"{exc} / no such unit here") from None
+    body = _visible_history(view.to_json())
+    body["link"] = links.reader(view.document_id, view.pasal.number)
+    body["regulationInForce"] = document.in_force
+    return body
 
 
 # --- search and listing -----------------------------------------------------------------
 
 
 def run_search(arguments: dict[str, Any], links: Links) -> dict[str, Any]:
-    _parse_date(arguments.get("as_of"))
     query = SearchQuery(
+        as_of=_parse_date(arguments.get("as_of")),
         text=arguments["query"],
         limit=max(1, min(int(arguments.get("limit") or 10), MAX_LIMIT)),
         source_type=arguments.get("source_type"),
@@ -247,9 +286,12 @@ def run_search(arguments: dict[str, Any], links: Links) -> dict[str, Any]:
         "results": [
             {
                 "citation": hit.citation or hit.title,
+                "citationFull": hit.citation_full or hit.citation or hit.title,
                 "title": hit.title,
                 "text": hit.unit_text or hit.text,
                 "inForce": hit.in_force,
+                "changedBy": hit.changed_by,
+                "validFrom": hit.valid_from,
                 "amendedBy": hit.amended_by,
                 "repealedBy": hit.repealed_by,
                 "link": links.document(hit.document_id, hit.chunk_id),
@@ -306,33 +348,22 @@ _RESOURCE_REF = re.compile(r"^[A-Za-z][A-Za-z .]*$")
 
 
 def consolidated_text(jenis: str, tahun: str, nomor: str, links: Links) -> str:
-    """``regulation://UU/2008/11``: the regulation's text with its status on top (markdown).
-
-    Until the consolidation store is wired, the text is the regulation's own, with the
-    amended Pasal listed so no reader takes it for the wording in force."""
+    """``regulation://UU/2008/11``: the consolidated text in force today (plain text, the
+    no-legal-force notice first), with the reader link. If an amending regulation in the
+    stored consolidation is hidden from the caller, the regulation's own text is answered,
+    so no wording of it is quoted."""
     if not _RESOURCE_REF.match(jenis or ""):
         raise ToolInputError(f"Jenis '{jenis}' tidak dikenali / unknown jenis")
-    status = law_status(f"{jenis} {nomor}/{tahun}", links)
-    chunks = Chunk.objects.filter(document_id=status["documentId"], indexed=True).order_by(
-        "ordinal"
-    )
-    lines = [
-        f"# {status['citation']}: {status['title']}",
-        "",
-        f"Status: {'berlaku' if status['inForce'] else 'tidak berlaku / tidak diketahui'} — "
-        f"{status['why']}",
-        f"Halaman baca: {status['link']}",
-    ]
-    for amendment in status["amendedBy"]:
-        changed = ", ".join(f"Pasal {c['pasal']} ({c['kind']})" for c in amendment["changes"])
-        lines.append(f"Diubah oleh {amendment['citation']}: {changed or '-'}")
-    lines.append("")
-    lines += [chunk.text for chunk in chunks]
-    return "\n".join(lines)
+    document, _ = regulation_of(f"{jenis} {nomor}/{tahun}")
+    view = consolidated_regulation(document)
+    link = f"Halaman baca: {links.reader(view.document_id)}"
+    if not _hidden_amendments(view):
+        return f"{view.as_text()}\n{link}\n"
+    chunks = Chunk.objects.filter(document_id=view.document_id, indexed=True).order_by("ordinal")
+    return "\n".join([view.citation or view.title, link, "", *(c.text for c in chunks)])
 
 
 __all__ = [
-    "Change",
     "Links",
     "ToolInputError",
     "consolidated_text",

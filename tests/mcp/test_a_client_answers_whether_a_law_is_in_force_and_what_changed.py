@@ -57,7 +57,7 @@ def test_law_status_says_in_force_amended_by_and_which_pasal(live_url: str, tipi
     assert {"5", "12", "12A", "26A"} <= changed
     assert status["chain"] == ["UU 31/1999", "UU 20/2001"]
     assert status["chainComplete"] is True
-    assert status["link"].startswith(live_url + "/documents/")
+    assert status["link"] == f"{live_url}/documents/{status['documentId']}/konsolidasi/"
 
 
 def test_get_unit_gives_the_changed_pasal_its_state_and_changed_by(
@@ -66,10 +66,13 @@ def test_get_unit_gives_the_changed_pasal_its_state_and_changed_by(
     token = issue("asisten")
     unit = payload(call_tool(live_url, token, "get_unit", {"ref": "UU 31/1999 Pasal 5"}))
     assert unit["citation"] == "UU 31/1999 Pasal 5"
-    assert unit["state"] == "diubah"
-    assert unit["changedBy"] == ["UU 20/2001"]
-    assert unit["text"]
-    assert "#chunk-" in unit["link"]
+    assert unit["state"] == "amended"
+    assert [c["citation"] for c in unit["changedBy"]] == ["UU 20/2001"]
+    assert "sebagaimana telah diubah dengan UU 20/2001" in unit["citationFull"]
+    # The wording in force is UU 20/2001's restated Pasal 5, not the original.
+    assert unit["text"] != unit["history"][0]["unitText"]
+    assert "Rp 50.000.000,00" in unit["text"]
+    assert unit["link"].endswith("/konsolidasi/#pasal-5")
     untouched = payload(call_tool(live_url, token, "get_unit", {"ref": "UU 31/1999 Pasal 1"}))
-    assert untouched["state"] == "berlaku"
+    assert untouched["state"] == "original"
     assert untouched["changedBy"] == []
