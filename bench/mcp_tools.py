@@ -3,8 +3,8 @@
 Run from the repository root: ``.venv/bin/python bench/mcp_tools.py [--calls 30] [--seconds 8]``.
 It starts its own embedded Postgres (or uses ``--database-url``: an EMPTY scratch
 database), indexes the Tipikor chain of the corpus (UU 31/1999, UU 20/2001) with the
-pipeline's chunker and embedder, and serves the real ASGI app (Django + ``/mcp``) under
-uvicorn on a loopback port, as ``make run`` does with one worker.
+pipeline's chunker and embedder, and serves the real ASGI app (Django + ``/mcp``) in a uvicorn
+process of its own on a loopback port, as ``make run`` does with one worker.
 
 1. Latency, side by side (p50/p95 over ``--calls`` calls each, warm, one keep-alive
    client): MCP ``search`` vs ``GET /api/search``, MCP ``law_status`` vs
@@ -25,8 +25,8 @@ import asyncio
 import os
 import socket
 import statistics
+import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -112,21 +112,35 @@ def load_chain() -> str:
     return first
 
 
-def serve() -> str:
-    import uvicorn
-
-    from aceh_rag.asgi import build_application
-
+def serve(rate: str) -> tuple[str, subprocess.Popen[bytes]]:
+    """The ASGI app in its own process (one uvicorn worker, as gunicorn runs it), so the
+    load generator never shares its interpreter."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(build_application(), host="127.0.0.1", port=port, log_level="error")
+    env = {**os.environ, "API_RATE_LIMIT": rate}
+    command = [sys.executable, "-m", "uvicorn", "aceh_rag.asgi:application", "--port", str(port)]
+    process = subprocess.Popen(
+        [*command, "--log-level", "error"], cwd=REPO, env=env, stdout=subprocess.DEVNULL
     )
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    return f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return f"http://127.0.0.1:{port}", process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def issue(name: str) -> str:
@@ -265,22 +279,25 @@ def main() -> int:
     parser.add_argument("--database-url", help="an EMPTY scratch database to fill")
     parser.add_argument("--calls", type=int, default=30, help="timed calls per side")
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load phase")
+    parser.add_argument("--rate", default="10/second", help="API_RATE_LIMIT of the load phase")
     args = parser.parse_args()
     setup_django(args.database_url)
     import logging
 
     logging.disable(logging.WARNING)
     document_id = load_chain()
-    url = serve()
-    print(f"server {url}; figures from this machine as it is (shared CPU: read ratios)")
-    from django.conf import settings
-
-    rate = settings.API_RATE_LIMIT
-    settings.API_RATE_LIMIT = "off"  # the latency phase measures calls, not the limiter
-    asyncio.run(latency(url, issue("bench-latency"), document_id, args.calls))
-    settings.API_RATE_LIMIT = rate
-    print(f"rate limit for the load phase: {rate}, burst {settings.API_RATE_BURST}")
-    asyncio.run(fairness(url, issue("bench-a"), issue("bench-b"), args.seconds))
+    print("figures from this machine as it is (shared CPU: read ratios, not absolutes)")
+    url, server = serve("off")  # the latency phase measures calls, not the limiter
+    try:
+        asyncio.run(latency(url, issue("bench-latency"), document_id, args.calls))
+    finally:
+        stop(server)
+    url, server = serve(args.rate)
+    print(f"load phase: API_RATE_LIMIT={args.rate}, burst {os.environ.get('API_RATE_BURST', 30)}")
+    try:
+        asyncio.run(fairness(url, issue("bench-a"), issue("bench-b"), args.seconds))
+    finally:
+        stop(server)
     return 0
 
 

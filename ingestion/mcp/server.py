@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import anyio.to_thread
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.server.transport_security import TransportSecuritySettings
@@ -62,7 +62,7 @@ async def _call(ctx: Context, name: str, fn: Callable[[adapter.Links], T]) -> T:
                 return fn(links)
         finally:
             log.info("mcp %s took %.1f ms", name, (time.perf_counter() - started) * 1000)
-            connections.close_all()  # a pool thread keeps no connection between calls
+            close_old_connections()  # as Django does per request (CONN_MAX_AGE)
 
     try:
         return await anyio.to_thread.run_sync(run)

@@ -22,7 +22,13 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def live_url(django_db_setup: Any) -> Iterator[str]:
+    """Server threads close their connections after each call (CONN_MAX_AGE 0 for the
+    connections they open), so none is left open when the test database is dropped."""
+    from django.db import connections
+
     from aceh_rag.asgi import build_application
+
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
 
     port = _free_port()
     config = uvicorn.Config(

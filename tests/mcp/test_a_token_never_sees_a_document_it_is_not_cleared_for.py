@@ -4,8 +4,8 @@ Five regulations (no label, "Publik", "internal", "rahasia", and a PPID document
 "dikecualikan"); the internal one amends the unlabelled one, so relations and the
 amend notes of search results are checked too. Four tokens: the default (public set), one
 cleared for "internal", one limited to PPID and cleared for "dikecualikan", and an admin.
-Every endpoint that names documents — REST search, document, relations; MCP search,
-list_regulations, law_status, get_unit — must show exactly what the rule allows, and a
+Every endpoint that names documents — REST search, document, relations, units,
+consolidated text; MCP search, list_regulations, law_status, get_unit — must show exactly what the rule allows, and a
 hidden regulation must read like one that is not here at all.
 """
 
@@ -100,7 +100,13 @@ def stored(settings: Any) -> dict[str, str]:
 def _rest_view(client: Client, token: str, ids: dict[str, str]) -> dict[str, set[str]]:
     headers = {"Authorization": f"Bearer {token}"}
     by_id = {pk: key for key, pk in ids.items()}
-    seen: dict[str, set[str]] = {"search": set(), "document": set(), "linked": set()}
+    seen: dict[str, set[str]] = {
+        "search": set(),
+        "document": set(),
+        "linked": set(),
+        "units": set(),
+        "consolidated": set(),
+    }
     for doc in DOCS:
         body = client.get(f"/api/search?q={doc.word}&limit=20", headers=headers).json()
         for hit in body["results"]:
@@ -117,6 +123,14 @@ def _rest_view(client: Client, token: str, ids: dict[str, str]) -> dict[str, set
                     seen["linked"].add("UU 6/2024")
         else:
             assert response.json()["code"] == "DOCUMENT_UNKNOWN"
+        unit = client.get(f"/api/units?ref={doc.citation} Pasal 1", headers=headers)
+        if unit.status_code == 200:
+            seen["units"].add(doc.key)
+        else:
+            assert unit.json()["code"] == "UNIT_UNKNOWN"
+        text = client.get(f"/api/documents/{ids[doc.key]}/consolidated", headers=headers)
+        if text.status_code == 200:
+            seen["consolidated"].add(doc.key)
     return seen
 
 
@@ -153,6 +167,8 @@ def test_every_endpoint_shows_exactly_what_the_token_may_see(
     rest = _rest_view(client, token, stored)
     assert rest["search"] == allowed
     assert rest["document"] == allowed
+    assert rest["units"] == allowed
+    assert rest["consolidated"] == allowed
     internal_visible = "internal" in allowed
     assert ("internal" in rest["linked"] or "UU 6/2024" in rest["linked"]) == internal_visible
     mcp = with_session(live_url, token, lambda s: _mcp_view(s, stored))
