@@ -5,8 +5,8 @@ Five regulations (no label, "Publik", "internal", "rahasia", and a PPID document
 amend notes of search results are checked too. Four tokens: the default (public set), one
 cleared for "internal", one limited to PPID and cleared for "dikecualikan", and an admin.
 Every endpoint that names documents — REST search, document, relations, units,
-consolidated text; MCP search, list_regulations, law_status, get_unit — must show exactly what the rule allows, and a
-hidden regulation must read like one that is not here at all.
+consolidated text; MCP search, list_regulations, law_status, get_unit — must show exactly
+what the rule allows, and a hidden regulation must read like one that is not here at all.
 """
 
 from __future__ import annotations
