@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import io
+import logging
 import math
 import os
 import re
@@ -83,6 +85,7 @@ def _setup(e5: bool) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    logging.getLogger("ingestion").setLevel(logging.WARNING)  # one line per search otherwise
     if not e5:
         _use_hashed_embeddings()
 
@@ -270,9 +273,14 @@ def _cli() -> None:
     parser.add_argument("--limit", type=int, help="amended Pasal queried per chain")
     parser.add_argument("--e5", action="store_true", help="embed with the configured model")
     args = parser.parse_args()
-    from bench.consolidation import DEFAULT_CORPUS, chains
-
-    main(chains(DEFAULT_CORPUS), limit=args.limit, e5=args.e5)
+    # The chain table is bench/consolidation.py's; it is a script, loaded by its path.
+    spec = importlib.util.spec_from_file_location(
+        "consolidation_bench", Path(__file__).with_name("consolidation.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    main(module.chains(module.DEFAULT_CORPUS), limit=args.limit, e5=args.e5)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from ingestion.legal.amendments.apply import Consolidation as Built
 from ingestion.legal.amendments.apply import consolidate
@@ -88,14 +89,23 @@ def rebuild(regulations: Iterable[RegulationId]) -> None:
         stale = Consolidation.objects.filter(document__in=editions(rid))
         if current is not None:
             stale = stale.exclude(document=current)
-        stale.delete()
+        discard(stale)
         if current is None:
             continue
         amenders = amending_documents(current)
         if not amenders:
-            Consolidation.objects.filter(document=current).delete()
+            discard(Consolidation.objects.filter(document=current))
             continue
         build_safely(current, amenders)
+
+
+def discard(consolidations: QuerySet[Consolidation]) -> None:
+    """Delete consolidations with their rows, children first: nothing points at a Pasal
+    version, so its table goes in one statement (a cascade from the consolidation would
+    first load every version it deletes)."""
+    PasalVersion.objects.filter(consolidation__in=consolidations).delete()
+    AmendmentInstruction.objects.filter(amendment__consolidation__in=consolidations).delete()
+    consolidations.delete()
 
 
 def amending_documents(target: Document) -> list[Document]:
@@ -116,7 +126,7 @@ def build_safely(target: Document, amenders: Sequence[Document]) -> Consolidatio
             row = build(target, amenders)
     except Exception as exc:  # a hostile Pasal I must not fail the document's indexing
         log.exception("consolidation of %s failed", target.pk)
-        Consolidation.objects.filter(document=target).delete()
+        discard(Consolidation.objects.filter(document=target))
         row = Consolidation.objects.create(
             document=target,
             regulation_key=target.regulation_key,
@@ -157,7 +167,7 @@ def build(target: Document, amenders: Sequence[Document]) -> Consolidation:
         [a.text for a in readable if a.text is not None],
         [a.ref for a in readable],
     )
-    Consolidation.objects.filter(document=target).delete()
+    discard(Consolidation.objects.filter(document=target))
     row = Consolidation.objects.create(
         document=target,
         regulation_key=target.regulation_key,

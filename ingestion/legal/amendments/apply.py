@@ -346,6 +346,8 @@ def _bab_for(pasals: list[PasalHistory], at: int, instruction: Instruction) -> s
 def _delete(pasals: list[PasalHistory], step: _Step) -> str:
     instruction = step.instruction
     for target in instruction.targets:
+        if target.pasal is None and not target.bab:
+            continue  # a Lampiran's part: no Pasal wording changes
         if target.pasal is None and target.bab:
             for history in pasals:
                 if in_part(history, target) and _live(history):

@@ -129,6 +129,8 @@ def split_pasal(body: str, expected: frozenset[str] = frozenset()) -> list[Pasal
 
 
 def _clean_number(raw: str) -> str:
+    if raw.isdigit():
+        return raw
     return fix_numbers(raw).replace(" ", "").upper()
 
 

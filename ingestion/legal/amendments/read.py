@@ -88,6 +88,10 @@ _WORDS_RE = re.compile(
     r"[\"“”'](?P<new>[^\"“”]{0,300})[\"“”']",
     re.IGNORECASE,
 )
+# "dengan menambah ketentuan baru yang dijadikan Pasal 2A", "ditambahkan pasal baru"
+_NEW_PASAL_RE = re.compile(
+    r"\b(?:menambah\w*|ditambah\w*)\s+(?:\S+\s+){0,3}?(?:ketentuan|pasal)\s+baru\b", re.I
+)
 _STARTS_BETWEEN_RE = re.compile(r"\s*[\"“]?(?:di\s?antara|antara)\b", re.IGNORECASE)
 _PENJELASAN_ONLY_RE = re.compile(
     r"\btetap\b[^.:]*\bpenjelasan|^\s*penjelasan\b|substansi\s+tetap", re.IGNORECASE
@@ -533,6 +537,8 @@ def _operation(head: str) -> Operation | None:
         r"sehingga\s+(?:keseluruhan\s+)?pasal", head, re.IGNORECASE
     ):
         return Operation.PENJELASAN
+    if _NEW_PASAL_RE.search(head):
+        return Operation.INSERT
     between = _STARTS_BETWEEN_RE.match(head) or (
         re.search(r"\bdi\s?antara\b", head, re.IGNORECASE) and not _MODIFY_RE.search(head)
     )
@@ -555,7 +561,7 @@ _LAMPIRAN_RE = re.compile(r"\bLampiran(?:\s+(?P<no>[IVXLC]+)\b)?", re.IGNORECASE
 def _units(text: str) -> list[tuple[str, str]]:
     """(kind, number) of every unit ``text`` names, in order ("ayat (2)" → ("ayat", "2"))."""
     lampiran = _LAMPIRAN_RE.search(text)
-    if lampiran is not None and not _UNIT_RE.search(text, 0, lampiran.start()):
+    if lampiran is not None and not re.search(r"\bPasal\b", text, re.IGNORECASE):
         return [("lampiran", (lampiran.group("no") or "").upper())]  # an annex, not a Pasal
     units = []
     for match in _UNIT_RE.finditer(text):
