@@ -14,6 +14,7 @@ from ninja.security import HttpBearer
 from aceh_rag.platform.ratelimit import Budget
 from ingestion import visibility
 from ingestion.models import ApiToken, TokenScope
+from ingestion.rate_gate import COUNTED
 from ingestion.tokens import (
     TOKEN_PREFIX,
     admit,
@@ -60,7 +61,9 @@ class ApiTokenAuth(HttpBearer):
         api_token = find_token(token)
         if api_token is None:
             return None
-        denied = admit(api_token, self.scope, self.budget)
+        scope = request.META.get("asgi.scope") or {}
+        counted = bool(scope.get(COUNTED))  # the ASGI gate counted it (ingestion.rate_gate)
+        denied = admit(api_token, self.scope, None if counted else self.budget)
         if denied is not None:
             headers = {"Retry-After": str(denied.retry_after)} if denied.retry_after else {}
             extra = {"retryAfter": denied.retry_after} if denied.retry_after else {}

@@ -22,8 +22,10 @@ def build_application() -> Any:
     # get_wsgi_application() runs django.setup(); Django's stubs type it loosely.
     django_app: Any = WSGIMiddleware(cast(Any, get_wsgi_application()), workers=_threads())
     from ingestion.mcp.server import MCP_PATH, gated_app
+    from ingestion.rate_gate import RateGate
 
     mcp_app = gated_app()
+    django_app = RateGate(django_app)  # /api/ budgets counted before a Django thread
 
     async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         path = scope.get("path", "")

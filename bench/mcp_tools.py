@@ -7,10 +7,11 @@ pipeline's chunker and embedder, and serves the real ASGI app (Django + ``/mcp``
 process of its own on a loopback port, as ``make run`` does with one worker.
 
 1. Latency, side by side (p50/p95 over ``--calls`` calls each, warm, one keep-alive
-   client): MCP ``search`` vs ``GET /api/search``, MCP ``law_status`` vs
-   ``GET /api/documents/{id}`` (the status and relations it reads). The MCP client is the
-   SDK's ``ClientSession`` in one session; every tool call is one HTTP POST. Goal: MCP
-   within 10 % of REST.
+   client). The MCP client is the
+   SDK's ``ClientSession`` in one session; every tool call is one HTTP POST. Pairs: MCP
+   ``search`` vs ``GET /api/search``, ``get_unit`` vs ``GET /api/units``, ``law_status``
+   vs ``GET /api/documents/{id}`` + ``/consolidated`` (what it reads). Goal: MCP within
+   10 % of REST.
 2. Fairness (bounded loop, loopback only): token A sends 50 searches/s, token B 2/s, for
    ``--seconds``; B's p95 is compared with its p95 alone. Goals: B within 20 %; A gets 429
    with Retry-After, nobody gets a 5xx.
@@ -49,6 +50,7 @@ CHAIN = (
         "Korupsi",
     ),
 )
+UNITS = ("2", "5", "12", "26A")
 QUERIES = ("pidana penjara pegawai negeri suap", "gratifikasi", "alat bukti petunjuk", "korupsi")
 
 
@@ -120,8 +122,9 @@ def serve(rate: str) -> tuple[str, subprocess.Popen[bytes]]:
         port = sock.getsockname()[1]
     env = {**os.environ, "API_RATE_LIMIT": rate}
     command = [sys.executable, "-m", "uvicorn", "aceh_rag.asgi:application", "--port", str(port)]
+    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-mcp-server-{port}.log", "wb")
     process = subprocess.Popen(
-        [*command, "--log-level", "error"], cwd=REPO, env=env, stdout=subprocess.DEVNULL
+        [*command, "--log-level", "error"], cwd=REPO, env=env, stdout=log, stderr=log
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -192,8 +195,21 @@ async def latency(url: str, token: str, document_id: str, calls: int) -> None:
                         result = await session.call_tool("search", {"query": q})
                         assert not result.is_error
 
+                    async def rest_unit(i: int) -> None:
+                        ref = f"UU 31/1999 Pasal {UNITS[i % len(UNITS)]}"
+                        (await rest.get("/api/units", params={"ref": ref})).raise_for_status()
+
+                    async def mcp_unit(i: int) -> None:
+                        ref = f"UU 31/1999 Pasal {UNITS[i % len(UNITS)]}"
+                        result = await session.call_tool("get_unit", {"ref": ref})
+                        assert not result.is_error
+
                     async def rest_status(i: int) -> None:
+                        # What law_status reads: the status and relations, and the
+                        # consolidation (chain, amended Pasal).
                         (await rest.get(f"/api/documents/{document_id}")).raise_for_status()
+                        consolidated = await rest.get(f"/api/documents/{document_id}/consolidated")
+                        consolidated.raise_for_status()
 
                     async def mcp_status(i: int) -> None:
                         result = await session.call_tool("law_status", {"ref": "UU 31/1999"})
@@ -201,8 +217,9 @@ async def latency(url: str, token: str, document_id: str, calls: int) -> None:
 
                     # Interleaved per pair so drift of the loaded machine hits both alike.
                     for name, rest_call, mcp_call in (
-                        ("search", rest_search, mcp_search),
-                        ("law_status vs /api/documents/{id}", rest_status, mcp_status),
+                        ("search vs /api/search", rest_search, mcp_search),
+                        ("get_unit vs /api/units", rest_unit, mcp_unit),
+                        ("law_status vs documents+consolidated", rest_status, mcp_status),
                     ):
                         a, b = [], []
                         for _ in range(3):

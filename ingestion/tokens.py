@@ -65,11 +65,12 @@ def token_visibility(token: ApiToken) -> Visibility:
     return Visibility.grant(token.classifications or [], token.source_types or [])
 
 
-def admit(token: ApiToken, scope: TokenScope, budget: Budget) -> Denied | None:
-    """Scope first (a permanent 403), then the budget (a 429 to wait out)."""
+def admit(token: ApiToken, scope: TokenScope, budget: Budget | None) -> Denied | None:
+    """Scope first (a permanent 403), then the budget (a 429 to wait out; None: already
+    counted in front of Django, :mod:`ingestion.rate_gate`)."""
     if not token.has_scope(scope):
         return Denied(403, "SCOPE_MISSING", f"Token ini tidak memiliki cakupan '{scope.value}'")
-    refusal: Refusal | None = check(f"token:{token.name}", budget)
+    refusal: Refusal | None = check(f"token:{token.name}", budget) if budget else None
     if refusal is not None:
         return Denied(
             429,

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_counts_live_in_redis_and_are_shared(client: Client, settings: Any, redis_url: str) -> None:
     settings.REDIS_URL = redis_url
-    settings.API_RATE_LIMIT = "1/second"
+    settings.API_RATE_LIMIT = "1/minute"
     settings.API_RATE_BURST = 2
     ratelimit.reset()
     token = issue_token("bersama-redis")
