@@ -108,14 +108,6 @@ def _relation(view: RelationView, links: Links) -> dict[str, Any]:
     }
 
 
-def _ordinal(title: str) -> int:
-    words = title.lower().split()
-    for index, word in enumerate(words[:-1]):
-        if word == "perubahan" and words[index + 1] in _ORDINALS:
-            return _ORDINALS[words[index + 1]]
-    return 1
-
-
 _KINDS = {"diubah": "amended", "disisipkan": "inserted", "dihapus": "deleted"}
 
 
