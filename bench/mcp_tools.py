@@ -34,6 +34,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
@@ -239,13 +241,17 @@ async def latency(url: str, token: str, document_id: str, calls: int) -> None:
 
 
 async def paced(
-    client: Any, rate: float, seconds: float, out: list[tuple[float, int, str | None]]
+    client: httpx.AsyncClient, rate: float, seconds: float, out: list[tuple[float, int, str | None]]
 ) -> None:
     """Open loop: one request every 1/rate s for ``seconds``, each timed on its own."""
 
     async def one(i: int) -> None:
         started = time.perf_counter()
-        response = await client.get("/api/search", params={"q": QUERIES[i % len(QUERIES)]})
+        try:
+            response = await client.get("/api/search", params={"q": QUERIES[i % len(QUERIES)]})
+        except httpx.TransportError:  # a kept-alive connection the server had just closed
+            out.append(((time.perf_counter() - started) * 1000, 0, None))
+            return
         ms = (time.perf_counter() - started) * 1000
         out.append((ms, response.status_code, response.headers.get("Retry-After")))
 
