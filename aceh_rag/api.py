@@ -48,7 +48,10 @@ def error_response(
 
 @api.exception_handler(ApiError)
 def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
-    return error_response(request, exc.status, exc.code, exc.detail, **exc.extra)
+    response = error_response(request, exc.status, exc.code, exc.detail, **exc.extra)
+    for name, value in exc.headers.items():
+        response[name] = value
+    return response
 
 
 @api.exception_handler(AuthenticationError)

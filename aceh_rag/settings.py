@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # What this request may see; an API token's grant replaces it (ingestion.visibility).
+    "ingestion.visibility.VisibilityMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -367,3 +369,19 @@ ENGINE_NAME = "aceh-rag"
 
 # Graceful drain for the web process (gunicorn's graceful_timeout mirrors this).
 WEB_DRAIN_RETRY_AFTER_SECONDS = env_int("WEB_DRAIN_RETRY_AFTER_SECONDS", 5, minimum=1)
+
+# --- API tokens: what a token sees, how often it may call (docs/api-access.md) -----------
+# Classification labels anyone may read; a document with any other label needs a token
+# cleared for it (ingestion.visibility).
+PUBLIC_CLASSIFICATIONS = env_list("PUBLIC_CLASSIFICATIONS", ["public", "publik", "terbuka"])
+# Shared counters for every web worker; unset: each process counts on its own.
+REDIS_URL = env_opt_str("REDIS_URL")
+# Per token: a sustained rate ("10/second", "600/minute") and the burst it may spend at
+# once. "off" turns a budget off. Searches (and every read, MCP included) and uploads are
+# separate budgets (aceh_rag.ratelimit).
+API_RATE_LIMIT = env_str("API_RATE_LIMIT", "10/second")
+API_RATE_BURST = env_int("API_RATE_BURST", 30, minimum=1)
+API_UPLOAD_RATE_LIMIT = env_str("API_UPLOAD_RATE_LIMIT", "1/second")
+API_UPLOAD_RATE_BURST = env_int("API_UPLOAD_RATE_BURST", 10, minimum=1)
+# Django's thread pool under the uvicorn workers (aceh_rag.asgi), as gunicorn's gthread had.
+WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1)

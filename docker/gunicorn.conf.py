@@ -9,8 +9,9 @@ import os
 
 bind = os.environ.get("BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("WEB_THREADS", "4"))
-worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))  # Django's pool in aceh_rag.asgi
+# ASGI workers: /mcp (the MCP SDK) is ASGI; Django runs in a2wsgi's thread pool.
+worker_class = "uvicorn_worker.UvicornWorker"
 timeout = int(os.environ.get("WEB_TIMEOUT", "120"))
 graceful_timeout = int(os.environ.get("WEB_GRACEFUL_TIMEOUT", "30"))
 keepalive = 5

@@ -20,9 +20,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.text import slugify
 from ninja import File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
+from ninja.security import django_auth
 from pydantic import Field, field_validator
 
-from aceh_rag.api_support import ApiError
+from aceh_rag.api_support import ApiError, upload_token_auth
 from ingestion.jobs import UploadMeta, enqueue_upload, queue_info
 from ingestion.models import ApiToken, Document, IngestionJob, JobState, SourceType
 from ingestion.permissions import is_admin
@@ -30,6 +31,7 @@ from ingestion.relations.consolidated import UnitNotFound, consolidated_regulati
 from ingestion.relations.graph import other_copies
 from ingestion.relations.read import document_status
 from ingestion.search.service import Editions, SearchQuery, search
+from ingestion.visibility import visible
 
 router = Router(tags=["ingestion"])
 
@@ -318,8 +320,10 @@ _SOURCE_METADATA_FIELDS = (
         403: ErrorOut,
         413: ErrorOut,
         422: ErrorOut,
+        429: ErrorOut,
     },
     tags=["documents"],
+    auth=[upload_token_auth, django_auth],
 )
 def upload_document(
     request: HttpRequest, file: File[UploadedFile], meta: Form[DocumentUploadIn]
@@ -387,7 +391,8 @@ def get_document(request: HttpRequest, document_id: str) -> dict[str, Any]:
     """A document with its chunk counts and every edition of the same source."""
     unknown = "Dokumen tidak ditemukan"
     pk = _parse_uuid(document_id, "DOCUMENT_UNKNOWN", unknown)
-    document = Document.objects.filter(pk=pk).first()
+    # A document the caller may not see is unknown: its existence does not leak.
+    document = visible(Document.objects.filter(pk=pk)).first()
     if document is None:
         raise ApiError(404, "DOCUMENT_UNKNOWN", unknown)
     counts = document.chunks.aggregate(
@@ -443,9 +448,8 @@ def _editions(document: Document) -> list[dict[str, Any]]:
     """All editions of the document's source, newest first; ``latest`` marks the newest
     edition that is searchable (as search's ``editions=latest`` chooses it)."""
     editions = list(
-        Document.objects.filter(
-            source_type=document.source_type, metadata__source_key=document.source_key
-        )
+        visible(Document.objects.all())
+        .filter(source_type=document.source_type, metadata__source_key=document.source_key)
         .annotate(indexed_chunks=Count("chunks", filter=Q(chunks__indexed=True)))
         .order_by("-created_at", "-id")
     )
@@ -628,7 +632,7 @@ def get_consolidated(request: HttpRequest, document_id: str, params: Query[Conso
     earlier wording and the amendments applied; ``format=text`` is the plain download."""
     unknown = "Dokumen tidak ditemukan"
     pk = _parse_uuid(document_id, "DOCUMENT_UNKNOWN", unknown)
-    document = Document.objects.filter(pk=pk).first()
+    document = visible(Document.objects.filter(pk=pk)).first()
     if document is None:
         raise ApiError(404, "DOCUMENT_UNKNOWN", unknown)
     view = consolidated_regulation(document, params.as_of)

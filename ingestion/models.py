@@ -419,8 +419,26 @@ class ReviewAction(models.Model):
         return f"{self.action} {self.chunk_id} by {self.user_id}"
 
 
+class TokenScope(models.TextChoices):
+    """What a token may do. ``admin`` implies the others and sees every document."""
+
+    SEARCH = "search", "Cari dan baca"
+    UPLOAD = "upload", "Unggah"
+    ADMIN = "admin", "Admin"
+
+
+def default_token_scopes() -> list[str]:
+    # What every token could do before scopes existed.
+    return [TokenScope.SEARCH.value, TokenScope.UPLOAD.value]
+
+
 class ApiToken(models.Model):
-    """A machine client's bearer token. Only its sha256 is stored."""
+    """A machine client's bearer token. Only its sha256 is stored.
+
+    Active until ``revoked_at`` is set (never the other way). ``classifications`` and
+    ``source_types`` are its clearance (ingestion.visibility): labels readable besides the
+    public ones, and the source types it is limited to (empty: all).
+    """
 
     name = models.CharField(max_length=100, unique=True)
     token_hash = models.CharField(max_length=64, unique=True)
@@ -428,9 +446,15 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    scopes = models.JSONField(default=default_token_scopes, blank=True)
+    classifications = models.JSONField(default=list, blank=True)
+    source_types = models.JSONField(default=list, blank=True)
 
     def __str__(self) -> str:
         return self.name
+
+    def has_scope(self, scope: TokenScope) -> bool:
+        return scope.value in self.scopes or TokenScope.ADMIN.value in self.scopes
 
 
 class RelationKind(models.TextChoices):

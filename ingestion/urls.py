@@ -1,8 +1,10 @@
-"""Admin UI routes (all behind login; roles are enforced in the views)."""
+"""Admin UI routes (behind login, roles enforced in the views), and the public page on
+connecting an AI assistant over MCP."""
 
 from django.urls import path
 
 from ingestion import views
+from ingestion.mcp.docs import ai_assistants_page
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -26,4 +28,6 @@ urlpatterns = [
     path("review/chunks/<int:chunk_id>/approve", views.chunk_approve, name="review_chunk_approve"),
     path("review/chunks/<int:chunk_id>/reject", views.chunk_reject, name="review_chunk_reject"),
     path("search/", views.search_page, name="search"),
+    # Public, like the partner contract page: how to connect an AI assistant over MCP.
+    path("docs/ai-assistants", ai_assistants_page, name="ai_assistants_docs"),
 ]

@@ -46,7 +46,8 @@ def wait_for_port(bind: str, timeout: float, give_up: list[int]) -> bool:
 
 
 def start_children(bind: str) -> list[subprocess.Popen[bytes]]:
-    web = [PY, "-m", "gunicorn", "aceh_rag.wsgi:application", "-c", "docker/gunicorn.conf.py"]
+    # The ASGI app serves Django and the MCP server (/mcp) on one port (aceh_rag.asgi).
+    web = [PY, "-m", "gunicorn", "aceh_rag.asgi:application", "-c", "docker/gunicorn.conf.py"]
     # process_group=0: each child leads a group of its own (its pid is the group id), which
     # its own children (gunicorn's workers) join.
     return [

@@ -22,3 +22,12 @@ def store_dir(tmp_path: Path, settings: Any) -> Iterator[Path]:
     """A fresh file:// object store and fast retries for this test."""
     with file_object_store(tmp_path, settings, max_retries=2) as root:
         yield root
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> Iterator[None]:
+    """In-process rate-limit counters start empty in every test (token names repeat)."""
+    from aceh_rag.platform import ratelimit
+
+    ratelimit.reset()
+    yield

@@ -41,3 +41,8 @@ OUTBOX_BACKLOG = Gauge(
     "aceh_rag_outbox_backlog",
     "Stage events written to the outbox but not yet published (worker view)",
 )
+API_RATE_LIMITED = Counter(
+    "aceh_rag_api_rate_limited",
+    "API and MCP calls refused with 429 because the token was over its budget",
+    ["token", "budget"],
+)

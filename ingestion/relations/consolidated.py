@@ -40,6 +40,7 @@ from ingestion.pipeline.base import Block
 from ingestion.pipeline.chunk import chunk_document
 from ingestion.relations.consolidation import enacted_on, stored_text
 from ingestion.relations.editions import current_edition, regulation_id
+from ingestion.visibility import visible, visible_ids
 
 NOTICE = (
     "Naskah konsolidasi ini disusun otomatis untuk memudahkan pembacaan dan tidak memiliki"
@@ -468,13 +469,15 @@ def _instructions(row: Consolidation, state: InstructionState) -> list[Instructi
 
 def regulation_document(ref: RegulationRef) -> Document | None:
     """The current edition of the regulation ``ref`` names, when it is here."""
-    candidates = Document.objects.filter(regulation_key=match_key(ref)).exclude(
-        status__in=HIDDEN_STATUSES
+    candidates = visible(
+        Document.objects.filter(regulation_key=match_key(ref)).exclude(status__in=HIDDEN_STATUSES)
     )
     if ref.region:
         candidates = candidates.filter(regulation_region=ref.region.casefold())
     found = candidates.order_by("-created_at", "-id").first()
-    return current_edition(regulation_id(found)) if found is not None else None
+    current = current_edition(regulation_id(found)) if found is not None else None
+    # A regulation the caller may not see reads like one that is not here.
+    return current if current is not None and visible_ids([current.pk]) else None
 
 
 def unit_in_force(ref: str, as_of: date | None = None) -> UnitView:

@@ -19,6 +19,7 @@ from ingestion.relations.graph import (
     editions,
     regulation_id,
 )
+from ingestion.visibility import visible_ids
 
 REVERSE = {RelationKind.AMENDS: "amended_by", RelationKind.REPEALS: "repealed_by"}
 
@@ -94,6 +95,8 @@ def document_relations(document: Document, current: Document | None = None) -> l
         .order_by("kind", "id")
     )
     sources = current_among(r.source_document for r in rows if r.source_document_id != current.pk)
+    # A document the caller may not see is neither linked nor cited (ingestion.visibility).
+    seen = visible_ids([r.target_document_id for r in rows] + list(sources))
     outgoing: list[RelationView] = []
     incoming: list[RelationView] = []
     for r in rows:
@@ -103,11 +106,13 @@ def document_relations(document: Document, current: Document | None = None) -> l
                     kind=r.kind,
                     citation=r.target_citation,
                     title=r.target_title or None,
-                    document_id=str(r.target_document_id) if r.target_document_id else None,
+                    document_id=(
+                        str(r.target_document_id) if str(r.target_document_id) in seen else None
+                    ),
                     evidence=r.evidence,
                 )
             )
-        elif r.source_document_id in sources:
+        elif r.source_document_id in sources and str(r.source_document_id) in seen:
             incoming.append(
                 RelationView(
                     kind=REVERSE[RelationKind(r.kind)],
@@ -158,6 +163,8 @@ def hit_notes(regulations: Iterable[RegulationId]) -> dict[RegulationId, HitNote
     )
     found = list(relations)
     sources = current_among(r.source_document for r in found)
+    seen = visible_ids(sources)  # a hidden amending regulation is never cited
+    sources = {pk for pk in sources if str(pk) in seen}
     notes: dict[RegulationId, HitNotes] = defaultdict(HitNotes)
     for relation in found:
         if relation.target_document is None or relation.source_document_id not in sources:

@@ -28,6 +28,7 @@ from ingestion.legal.xrefs import (
 )
 from ingestion.models import HIDDEN_STATUSES, Chunk, Document, LegalUnit
 from ingestion.relations.graph import current_edition, regulation_id
+from ingestion.visibility import visible, visible_ids
 
 MAX_PER_RESULT = 20
 
@@ -116,14 +117,18 @@ def _regulation_document(ref: CrossRef) -> str | None:
     if not (ref.regulation.nomor and ref.regulation.tahun):
         return None
     region = ref.regulation.key[3]
-    candidates = Document.objects.filter(regulation_key=match_key(ref.regulation)).exclude(
-        status__in=HIDDEN_STATUSES
+    candidates = visible(
+        Document.objects.filter(regulation_key=match_key(ref.regulation)).exclude(
+            status__in=HIDDEN_STATUSES
+        )
     )
     if region:
         candidates = candidates.filter(Q(regulation_region=region) | Q(regulation_region=""))
     found = candidates.order_by("-created_at", "-id").first()
     current = current_edition(regulation_id(found)) if found is not None else None
-    return str(current.pk) if current is not None else None
+    if current is None or not visible_ids([current.pk]):
+        return None
+    return str(current.pk)
 
 
 UnitKey = tuple[str, Address]  # (document id, address)

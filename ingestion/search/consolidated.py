@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import connection
 
+from ingestion import visibility
 from ingestion.legal.references import UnitRef
 from ingestion.legal.search import UnitRow, named_units
 from ingestion.models import PasalVersionState
@@ -51,7 +52,7 @@ _VERSIONS_SQL = """
     JOIN documents t ON t.id = v.document_id
     LEFT JOIN documents a ON a.id = v.amending_document_id
     LEFT JOIN ingestion_amendmentinstruction i ON i.id = v.instruction_id
-    WHERE v.number = ANY(%(numbers)s)
+    WHERE v.number = ANY(%(numbers)s) AND {visible_t} AND (a.id IS NULL OR {visible_a})
     ORDER BY v.consolidation_id, v.sort_order, v.seq
 """
 
@@ -151,7 +152,11 @@ def _index(hits: Sequence[SearchHit], on: date) -> _Index | None:
         return None
     docs = sorted({h.document_id for h in hits})
     with connection.cursor() as cursor:
-        cursor.execute(_VERSIONS_SQL, {"docs": docs, "numbers": numbers})
+        # A wording from an amending regulation the caller may not see is never quoted.
+        visible_t, params = visibility.named_predicate("t")
+        visible_a, _same = visibility.named_predicate("a")
+        sql = _VERSIONS_SQL.format(visible_t=visible_t, visible_a=visible_a)
+        cursor.execute(sql, {"docs": docs, "numbers": numbers, **params})
         rows = cursor.fetchall()
     if not rows:
         return None

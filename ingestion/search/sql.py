@@ -3,6 +3,8 @@
 Visibility rules, shared by every list (alias ``d`` = documents, ``c`` = chunks):
 
 - a chunk is searchable only when ``c.indexed`` (parked chunks never appear);
+- its document may be seen by the caller (:mod:`ingestion.visibility`: classification
+  and source type of the caller's grant);
 - its document is not ``archived`` or ``failed``. A document being re-processed keeps
   serving its current chunks until the runner replaces them;
 - a repealed regulation (``d.in_force`` false) only with ``include_repealed``;
@@ -23,6 +25,7 @@ from typing import Any
 
 from django.db import connection
 
+from ingestion import visibility
 from ingestion.models import HIDDEN_STATUSES
 from ingestion.search.query import Editions, SearchQuery
 
@@ -70,8 +73,8 @@ class Candidate:
 
 def document_filter(query: SearchQuery) -> tuple[str, dict[str, Any]]:
     """The WHERE fragment on ``d`` for visibility, editions and the query's filters."""
-    clauses = [_VISIBLE]
-    params: dict[str, Any] = {}
+    allowed, params = visibility.named_predicate("d")
+    clauses = [_VISIBLE, allowed]
     if query.editions == Editions.LATEST:
         clauses.append(_LATEST)
     if not query.include_repealed:

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ingestion', '0014_consolidation'),
+        ('ingestion', '0015_api_token_access'),
     ]
 
     operations = [

@@ -1,0 +1,101 @@
+"""The REST API's budget counted in front of Django: a refused call never waits for a
+Django thread.
+
+Under the ASGI app (:mod:`aceh_rag.asgi`) Django runs in a small thread pool; if the
+budget were only counted inside it (``ApiTokenAuth``), a token sending 50 calls a second
+would fill that pool and its 429s would queue behind searches, slowing every other token.
+So ``/api/`` calls with a bearer token are counted here, in the event loop's own worker
+threads: over budget → 429 + ``Retry-After`` at once; otherwise the call goes on, marked
+in the ASGI scope so ``ApiTokenAuth`` does not count it twice (Django's test client and
+plain WSGI still count there). The budget is the upload one for ``POST /api/documents``,
+the search one otherwise. Authentication, revocation and scopes stay with
+``ApiTokenAuth``; a token's name (the counter's key) is remembered for a minute by its hash.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import anyio.to_thread
+from django.db import close_old_connections
+
+from aceh_rag.platform.ratelimit import Budget, check
+from ingestion.mcp.auth import bearer
+from ingestion.models import ApiToken
+from ingestion.tokens import hash_token
+
+COUNTED = "aceh_rag.rate_counted"
+_NAME_TTL_SECONDS = 60.0
+_MAX_NAMES = 10_000
+_names: dict[str, tuple[str | None, float]] = {}
+_names_lock = threading.Lock()
+
+
+def _token_name(raw: str) -> str | None:
+    digest = hash_token(raw)
+    now = time.monotonic()
+    with _names_lock:
+        cached = _names.get(digest)
+    if cached is not None and now - cached[1] < _NAME_TTL_SECONDS:
+        return cached[0]
+    close_old_connections()
+    try:
+        name = ApiToken.objects.filter(token_hash=digest).values_list("name", flat=True).first()
+    finally:
+        close_old_connections()
+    with _names_lock:
+        if len(_names) >= _MAX_NAMES:
+            _names.clear()
+        _names[digest] = (name, now)
+    return name
+
+
+def budget_of(method: str, path: str) -> Budget:
+    return (
+        Budget.UPLOAD
+        if method == "POST" and path.rstrip("/") == "/api/documents"
+        else Budget.SEARCH
+    )
+
+
+def _count(raw: str, budget: Budget) -> int | None:
+    """Retry-After seconds when over budget; None when the call may go on (or is not a
+    token's: Django answers that one)."""
+    name = _token_name(raw)
+    if name is None:
+        return None
+    refusal = check(f"token:{name}", budget)
+    return refusal.retry_after if refusal else None
+
+
+class RateGate:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        raw = bearer(scope.get("headers", [])) if scope["type"] == "http" else ""
+        if not raw or not scope.get("path", "").startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        budget = budget_of(scope.get("method", "GET"), scope["path"])
+        retry_after = await anyio.to_thread.run_sync(_count, raw, budget)
+        if retry_after is None:
+            await self.app({**scope, COUNTED: True}, receive, send)
+            return
+        body = json.dumps(
+            {
+                "code": "RATE_LIMITED",
+                "detail": f"Terlalu banyak permintaan; coba lagi dalam {retry_after} detik",
+                "retryAfter": retry_after,
+            }
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(retry_after).encode()),
+        ]
+        await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
