@@ -46,6 +46,7 @@ from ingestion.relations.editions import (
     editions,
     regulation_id,
 )
+from ingestion.visibility import visible_ids
 
 log = logging.getLogger(__name__)
 
@@ -281,4 +282,5 @@ def other_copies(document: Document) -> list[Document]:
     (the document page lists them; search answers from the best one)."""
     rid = regulation_id(document)
     others = [current_edition(copy) for copy in sorted(copies_of(rid) - {rid})]
-    return [d for d in others if d is not None]
+    shown = visible_ids(d.pk for d in others if d is not None)
+    return [d for d in others if d is not None and str(d.pk) in shown]

@@ -28,6 +28,7 @@ from typing import Any
 from django.db import connection
 
 from ingestion.models import HIDDEN_STATUSES
+from ingestion.visibility import named_predicate
 
 IMPORTED_SOURCE_SYSTEM = "import_corpus"
 _PASAL = re.compile(r"\bPasal\s+(\d+[A-Z]?)\b")
@@ -76,6 +77,7 @@ _COPIES_SQL = """
             SELECT * FROM unnest(%(keys)s::text[], %(regions)s::text[])
           )
       AND d.status <> ALL(%(hidden)s::text[])
+      AND {visible}
       AND EXISTS (SELECT 1 FROM ingestion_chunk x WHERE x.document_id = d.id AND x.indexed)
       AND NOT EXISTS (
           SELECT 1 FROM documents n
@@ -98,8 +100,11 @@ def regulation_copies(regulations: Sequence[tuple[str, str]]) -> list[CopyRow]:
         "regions": [r for _, r in regulations],
         "hidden": _HIDDEN,
     }
+    # A copy the caller may not see is never the answer (nor counted as a copy).
+    visible, visible_params = named_predicate("d")
+    params.update(visible_params)
     with connection.cursor() as cursor:
-        cursor.execute(_COPIES_SQL, params)
+        cursor.execute(_COPIES_SQL.format(visible=visible), params)
         return [
             CopyRow(str(r[0]), (r[1], r[2]), bool(r[3]), float(r[4]), int(r[5]), r[6])
             for r in cursor.fetchall()
