@@ -295,6 +295,10 @@ INGEST_MAX_UNCOMPRESSED_BYTES = env_int(
 INGEST_MAX_IMAGE_PIXELS = env_int("INGEST_MAX_IMAGE_PIXELS", 80_000_000, minimum=1)
 OCR_REVIEW_THRESHOLD = env_float("OCR_REVIEW_THRESHOLD", 0.6, minimum=0.0)
 OCR_RENDER_DPI = env_int("OCR_RENDER_DPI", 200, minimum=72)
+# Local OCR: ONNX Runtime threads per model (1 = least CPU per page; see docs/decisions.md)
+# and a cap on its memory arena in MB (0 = none); a page over the cap goes to review.
+OCR_THREADS = env_int("OCR_THREADS", 1, minimum=1)
+OCR_MEMORY_LIMIT_MB = env_int("OCR_MEMORY_LIMIT_MB", 0, minimum=0)
 CHUNK_TOKEN_BUDGET = env_int("CHUNK_TOKEN_BUDGET", 350, minimum=32)
 CHUNK_OVERLAP_TOKENS = env_int("CHUNK_OVERLAP_TOKENS", 40, minimum=0)
 EMBEDDING_DIM = env_int("EMBEDDING_DIM", 384, minimum=1)

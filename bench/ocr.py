@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import defaultdict
@@ -40,17 +41,62 @@ from ocr_metrics import (
 from ocr_synth import LEVELS, UPSIDE_DOWN, Degradation, make_page, split_sources
 
 from ingestion.pipeline.ocr.confidence import line_confidence
+from ingestion.pipeline.ocr.local import SessionChoice
 
 DEFAULT_REVIEW_THRESHOLD = 0.75  # settings.OCR_REVIEW_THRESHOLD default
 
 
-def run_ocr(pages: int) -> tuple[list[ScoredLine], list[dict[str, object]]]:
+def engine_choice(args: argparse.Namespace) -> SessionChoice:
+    """The engine's session choice from the command line (defaults: the shipped ones)."""
+    base = SessionChoice()
+    return SessionChoice(
+        threads=args.threads or base.threads,
+        spinning=args.spinning,
+        arena=not args.no_arena,
+        max_side=args.max_side or base.max_side,
+        rec_batch=args.rec_batch or base.rec_batch,
+    )
+
+
+def cpu_line(choice: SessionChoice | None = None) -> str:
+    """The CPU model and its vector flags, printed beside every figure (issue #24)."""
+    model, flags = "unknown CPU", set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name") and model == "unknown CPU":
+                model = line.split(":", 1)[1].strip()
+            elif line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    except OSError:
+        pass
+    wanted = {
+        "AVX2": "avx2",
+        "AVX-512": "avx512f",
+        "VNNI": "avx512_vnni",
+        "AVX-VNNI": "avx_vnni",
+        "AMX": "amx_int8",
+    }
+    marks = " ".join(f"{k}{'+' if v in flags else '-'}" for k, v in wanted.items())
+    load = "load {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+    text = f"CPU: {model}, {os.cpu_count()} cores, {marks}; {load}"
+    if choice:
+        text += (
+            f"; session threads={choice.threads} spinning={choice.spinning} "
+            f"arena={choice.arena} max_side={choice.max_side} rec_batch={choice.rec_batch}"
+        )
+    return text
+
+
+def run_ocr(
+    pages: int, choice: SessionChoice | None = None
+) -> tuple[list[ScoredLine], list[dict[str, object]]]:
     from PIL import Image
 
     from ingestion.pipeline.ocr.images import MIN_INK, MIN_PAGE_CHARS, PageImage, ink_share
     from ingestion.pipeline.ocr.local import LocalOcrEngine
 
-    engine = LocalOcrEngine()
+    engine = LocalOcrEngine(options=choice)
     sources = split_sources()
     lines: list[ScoredLine] = []
     page_rows: list[dict[str, object]] = []
@@ -207,21 +253,28 @@ def main() -> None:
     parser.add_argument("--peer-pages", type=int, default=2, help="synthetic pages per level")
     parser.add_argument("--peer-levels", type=int, default=3, help="degradation levels, mildest")
     parser.add_argument("--corpus-pages", type=int, default=6, help="real scan pages timed")
+    parser.add_argument("--threads", type=int, help="ONNX Runtime intra-op threads")
+    parser.add_argument("--spinning", action="store_true", help="let idle ORT threads spin")
+    parser.add_argument("--no-arena", action="store_true", help="no ORT CPU memory arena")
+    parser.add_argument("--max-side", type=int, help="long side of the detector's input, px")
+    parser.add_argument("--rec-batch", type=int, help="text lines per recogniser run")
     args = parser.parse_args()
     started = time.monotonic()
+    print(cpu_line(engine_choice(args)))
     if args.peers_only:
         peers(args)
         return
     if args.from_dump:
         lines, page_rows = load_dump(args.from_dump)
     else:
-        lines, page_rows = run_ocr(args.pages)
+        lines, page_rows = run_ocr(args.pages, engine_choice(args))
         if args.dump:
             save_dump(args.dump, lines, page_rows)
     report(lines, page_rows, args.bad_cer)
     print(
         f"\n{len(lines)} lines, {len(page_rows)} page readings, {time.monotonic() - started:.0f} s"
     )
+    print(cpu_line(engine_choice(args)))
     if not args.no_peers:
         peers(args)
 
@@ -232,7 +285,9 @@ def peers(args: argparse.Namespace) -> None:
     if not tesseract_available():
         print("\n(tesseract with the 'ind' language is not installed: make system-deps)")
         return
-    print_table(compare(args.peer_pages, args.corpus_pages, args.peer_levels))
+    choice = engine_choice(args)
+    print_table(compare(args.peer_pages, args.corpus_pages, args.peer_levels, choice))
+    print(cpu_line(choice))
 
 
 def save_dump(path: Path, lines: list[ScoredLine], page_rows: list[dict[str, object]]) -> None:

@@ -29,6 +29,7 @@ from ocr_metrics import cer
 from ocr_synth import LEVELS, make_page, split_sources
 
 from ingestion.pipeline.ocr.confidence import page_quality
+from ingestion.pipeline.ocr.local import SessionChoice
 
 CORPUS = Path("/work/shared/corpus/docs")
 CORPUS_DPI = 200
@@ -71,11 +72,11 @@ def tesseract_read(png: bytes) -> tuple[str, float, float]:
     return out.stdout.decode("utf-8", "replace"), time.perf_counter() - wall0, _child_cpu() - cpu0
 
 
-def ours_reader() -> Reader:
+def ours_reader(choice: SessionChoice | None = None) -> Reader:
     from ingestion.pipeline.ocr.images import PageImage
     from ingestion.pipeline.ocr.local import LocalOcrEngine
 
-    engine = LocalOcrEngine()
+    engine = LocalOcrEngine(options=choice)
 
     def read(png: bytes, dpi: int) -> tuple[str, float, float]:
         cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -108,10 +109,12 @@ def corpus_pages(limit: int) -> list[tuple[Path, int]]:
     return picked
 
 
-def compare(synthetic_pages: int, corpus_limit: int, levels: int) -> list[EngineRow]:
+def compare(
+    synthetic_pages: int, corpus_limit: int, levels: int, choice: SessionChoice | None = None
+) -> list[EngineRow]:
     from ingestion.pipeline.parse import render_page_png
 
-    ours = ours_reader()
+    ours = ours_reader(choice)
     rows = [EngineRow("ours (RapidOCR PP-OCRv6)"), EngineRow(f"tesseract -l {TESSERACT_LANG}")]
     sources = split_sources()["report"]
     for level in LEVELS[:levels]:

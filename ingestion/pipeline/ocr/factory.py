@@ -12,7 +12,7 @@ from django.conf import settings
 
 from ingestion.pipeline.ocr.engine import OcrEngine
 from ingestion.pipeline.ocr.gateway import GatewayOcrEngine
-from ingestion.pipeline.ocr.local import LocalOcrEngine
+from ingestion.pipeline.ocr.local import LocalOcrEngine, SessionChoice
 
 
 def get_ocr_engine() -> OcrEngine:
@@ -34,6 +34,9 @@ def _engine_for(gateway_url: str | None) -> OcrEngine:
     # right engine while the slow local model load still happens once.
     if gateway_url:
         return GatewayOcrEngine()
-    engine = LocalOcrEngine()
+    choice = SessionChoice(
+        threads=settings.OCR_THREADS, memory_limit_mb=settings.OCR_MEMORY_LIMIT_MB
+    )
+    engine = LocalOcrEngine(options=choice)
     _local_engines_loaded.append(engine.name)
     return engine

@@ -45,6 +45,10 @@ MIN_CHARS_FOR_ORIENTATION = 20
 MIN_RAW_SCORE = 0.5
 # How much more of a rotated reading must be real words before we believe the rotation.
 ROTATION_MARGIN = 0.15
+OUT_OF_MEMORY_TEXT = (
+    "[Halaman {page}: OCR gagal karena memori tidak cukup untuk halaman ini; "
+    "periksa halaman secara manual]"
+)
 
 
 @dataclass(slots=True)
@@ -82,11 +86,22 @@ def model_dir() -> Path:
     return Path(rapidocr.__file__).parent / "models"
 
 
-def build_rapidocr(threads: int | None = None) -> Any:
-    """A RapidOCR instance on the bundled models, direction classifier off."""
+def build_rapidocr(
+    threads: int | None = None,
+    options: SessionChoice | None = None,
+    *,
+    det_model: Path | None = None,
+    rec_model: Path | None = None,
+) -> Any:
+    """A RapidOCR instance on the bundled models, direction classifier off.
+
+    RapidOCR's own ONNX Runtime sessions are replaced by ours (:func:`ort_session`), which
+    do not spin-wait and keep their memory arena; see :class:`SessionChoice`.
+    """
     # Imported here: RapidOCR loads ONNX runtime; gateway installs never need it.
     from rapidocr import RapidOCR
 
+    choice = options or SessionChoice(threads=threads or DEFAULT_THREADS)
     models = model_dir()
     for name in (DET_MODEL, REC_MODEL):
         if not (models / name).is_file():
@@ -95,12 +110,114 @@ def build_rapidocr(threads: int | None = None) -> Any:
         "Global.use_cls": False,
         "Global.log_level": "warning",
         "Global.text_score": 0.0,  # filtered here, where the crumbs can be told apart
+        "Global.max_side_len": choice.max_side,
         "Det.model_path": str(models / DET_MODEL),
         "Rec.model_path": str(models / REC_MODEL),
+        "Rec.rec_batch_num": choice.rec_batch,
+        "EngineConfig.onnxruntime.intra_op_num_threads": 1,  # replaced below; loads fast
     }
-    if threads:
-        params["EngineConfig.onnxruntime.intra_op_num_threads"] = threads
-    return RapidOCR(params=params)
+    ocr = RapidOCR(params=params)
+    # RapidOCR builds its sessions lazily; build them now and swap in ours.
+    # ``det_model``/``rec_model`` (a quantised model, say) fall back to the wheel's float ones.
+    ocr._load_det_model().session.session = ort_session(
+        det_model or models / DET_MODEL, choice, fallback=models / DET_MODEL
+    )
+    ocr._load_rec_model().session.session = ort_session(
+        rec_model or models / REC_MODEL, choice, fallback=models / REC_MODEL
+    )
+    return ocr
+
+
+DEFAULT_THREADS = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SessionChoice:
+    """How the OCR models run; the defaults are what ``bench/ocr.py`` measured fastest.
+
+    - ``threads``: ONNX Runtime intra-op threads per session (a worker owns its cores);
+    - ``spinning`` off: idle pool threads sleep instead of burning a core, which on an
+      AVX2-only EPYC made ours use 12 CPU-s for 6 s of wall time;
+    - ``arena`` on: tensors are reused between runs instead of being freshly mapped and
+      zeroed by the kernel each page (about 1 CPU-s/page of system time);
+    - ``max_side``: the page is scaled so its long side is at most this many pixels
+      before detection; at 1,280 px a 200-dpi A4 text line is still ~20 px high;
+    - ``rec_batch``: text lines per recogniser run (lines are sorted by width first).
+    """
+
+    threads: int = DEFAULT_THREADS
+    spinning: bool = False
+    arena: bool = True
+    max_side: int = 1280
+    rec_batch: int = 6
+    memory_limit_mb: int = 0  # 0: no cap; else one capped arena shared by both models
+
+
+class OcrOutOfMemory(Exception):
+    """A model could not allocate what a page needs (a capped arena, or the machine)."""
+
+
+_capped_arena_mb: list[int] = []  # ONNX Runtime keeps one shared CPU arena per process
+
+
+def _share_capped_arena(limit_mb: int) -> None:
+    import onnxruntime as ort
+
+    if _capped_arena_mb:
+        if _capped_arena_mb[0] != limit_mb:
+            log.warning(
+                "ocr_local: the shared arena is already capped at %s MB; %s MB ignored",
+                _capped_arena_mb[0],
+                limit_mb,
+            )
+        return
+    info = ort.OrtMemoryInfo(
+        "Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT
+    )
+    # arena_extend_strategy 1 (kSameAsRequested): grow by what is asked, so the cap is exact.
+    cfg = ort.OrtArenaCfg({"max_mem": limit_mb * 1024 * 1024, "arena_extend_strategy": 1})
+    ort.create_and_register_allocator(info, cfg)
+    _capped_arena_mb.append(limit_mb)
+
+
+def _allocation_message(exc: BaseException) -> str:
+    lines = [x for x in str(exc).splitlines() if "memory" in x.lower()] or [repr(exc)]
+    return lines[-1].strip()[-300:]
+
+
+def is_allocation_failure(exc: BaseException) -> bool:
+    """True for a failed allocation: Python's, or ONNX Runtime's arena (its message)."""
+    if isinstance(exc, MemoryError):
+        return True
+    text = str(exc)
+    return "Available memory of" in text or "Failed to allocate" in text
+
+
+def ort_session(model: Path, choice: SessionChoice, *, fallback: Path | None = None) -> Any:
+    """An ONNX Runtime CPU session for ``model``; if it fails to load, ``fallback``'s.
+
+    A broken or missing optional model (say, a quantised one) must never stop a worker: the
+    float model from the wheel always works, only slower.
+    """
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    options.enable_cpu_mem_arena = choice.arena
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = choice.threads
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", str(int(choice.spinning)))
+    if choice.memory_limit_mb:
+        _share_capped_arena(choice.memory_limit_mb)
+        options.add_session_config_entry("session.use_env_allocators", "1")
+    try:
+        return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf/NoSuchFile types
+        if fallback is None:
+            raise
+        log.warning("ocr_local: model %s failed to load (%s); using %s", model, exc, fallback.name)
+        return ort.InferenceSession(str(fallback), options, providers=["CPUExecutionProvider"])
 
 
 class LocalOcrEngine:
@@ -108,9 +225,16 @@ class LocalOcrEngine:
 
     name = "rapidocr-ppocr"
 
-    def __init__(self, *, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        threads: int | None = None,
+        options: SessionChoice | None = None,
+        det_model: Path | None = None,
+        rec_model: Path | None = None,
+    ) -> None:
         started = time.monotonic()
-        self._ocr = build_rapidocr(threads)
+        self._ocr = build_rapidocr(threads, options, det_model=det_model, rec_model=rec_model)
         log.info("ocr_local: engine ready in %.0f ms", (time.monotonic() - started) * 1000)
 
     def recognize(self, page: PageImage, *, on_queue: QueueListener | None = None) -> OcrPage:
@@ -119,8 +243,13 @@ class LocalOcrEngine:
         request = page_request(page) if audited else None
         with audit_call(Operation.OCR, self.name, request_body=request, pages=1) as ev:
             image = PageImage(page=page.page, image=load_image(page), dpi=page.dpi)
-            reading = self.read_page(image)
             width, height = image.image.width, image.image.height  # type: ignore[union-attr]
+            try:
+                reading = self.read_page(image)
+            except OcrOutOfMemory as exc:
+                log.warning("ocr_local: page %s out of memory: %s", page.page, exc)
+                ev.items = 1
+                return out_of_memory_page(page.page, width, height, page.dpi)
             lines = [
                 line.to_ocr_line(upright_box(line.box, reading.rotation, width, height))
                 for line in reading.lines
@@ -177,7 +306,12 @@ class LocalOcrEngine:
 
     def read_lines(self, bgr: np.ndarray) -> list[RecognisedLine]:
         """Rows of text in reading order, each with its calibrated confidence."""
-        result = self._ocr(bgr)
+        try:
+            result = self._ocr(bgr)
+        except Exception as exc:  # RapidOCR wraps ORT's errors in its own type
+            if is_allocation_failure(exc):
+                raise OcrOutOfMemory(_allocation_message(exc)) from exc
+            raise
         if getattr(result, "boxes", None) is None or not result.txts:
             return []
         items = [
@@ -195,6 +329,14 @@ class LocalOcrEngine:
                 line.text, line.raw_score, box_aspect=line.aspect, missed_ink=share
             )
         return lines
+
+
+def out_of_memory_page(number: int, width: int, height: int, dpi: int) -> OcrPage:
+    """The page as a single zero-confidence marker line, so the document goes to review."""
+    marker = OcrLine(text=OUT_OF_MEMORY_TEXT.format(page=number), confidence=0.0)
+    return OcrPage(
+        page=number, lines=[marker], frame=PageFrame(float(width), float(height), "px", dpi)
+    )
 
 
 def upright_box(box: Box, rotation: int, width: int, height: int) -> Box:
