@@ -79,7 +79,7 @@ def load_chain() -> str:
     """Index the chain; returns UU 31/1999's document id."""
     import hashlib
 
-    from ingestion.legal.citation import document_citation
+    from ingestion.legal.identity import document_citation
     from ingestion.models import Document, DocumentStatus, SourceType
     from ingestion.pipeline.base import Block
     from ingestion.pipeline.chunk import chunk_document

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ingestion.legal.citation import document_citation
+from ingestion.legal.identity import document_citation
 from ingestion.models import Document
 from tests.corpus import CORPUS
 from tests.mcp.helpers import call_tool, issue, payload

@@ -18,7 +18,7 @@ import pytest
 from django.test import Client
 from mcp.client.session import ClientSession
 
-from ingestion.legal.citation import document_citation
+from ingestion.legal.identity import document_citation
 from ingestion.models import Document, SourceType
 from tests.mcp.helpers import issue, text_of, with_session
 from tests.relations.helpers import Regulation, store_regulation
