@@ -42,6 +42,7 @@ from ingestion.legal.citation import (
     parse_regulation,
     ref_from_parts,
 )
+from ingestion.legal.ocr_digits import AFTER_KEYWORD, AFTER_KEYWORD_CLASS
 
 HEADING_WINDOW = 400  # a regulation without a preamble names itself in its first lines
 OPENING_CHARS = 1500  # how much of the opening is read for its heading at most
@@ -133,8 +134,7 @@ def _canonical_word(match: re.Match[str]) -> str:
 
 
 # Digits as OCR reads them inside a number.
-_DIGIT_LOOKALIKES = str.maketrans("OoQDIl|!iLSsZzBGbgq", "0000111111552286699")
-_NUMBERISH = "[0-9OoQDIl|!iLSsZzBGbgq]"
+_NUMBERISH = AFTER_KEYWORD_CLASS
 _NOMOR_RE = re.compile(
     r"(?P<keyword>\b(?:nomor|no)(?![^\W\d_])\.?\s*:?\s*)"
     rf"(?P<number>{_NUMBERISH}{{1,4}})(?P<gap>[\s.,'`’]*)(?=\s|[,./:;)'`’]|$|tahun)",
@@ -149,7 +149,7 @@ _YEAR_RE = re.compile(r"^(?:19|20)\d{2}$")
 
 def _nomor(match: re.Match[str]) -> str:
     written = match.group("number")
-    number = written.translate(_DIGIT_LOOKALIKES)
+    number = written.translate(AFTER_KEYWORD)
     tahun = match.string[match.end() : match.end() + 5].lower() == "tahun"
     # Letters alone are a number only where a TAHUN follows ("NOMOR I TAHUN 2008").
     if not number.isdigit() or not (tahun or any(ch.isdigit() for ch in written)):
@@ -162,7 +162,7 @@ def _nomor(match: re.Match[str]) -> str:
 
 
 def _tahun(match: re.Match[str]) -> str:
-    year = match.group("year").translate(_DIGIT_LOOKALIKES)
+    year = match.group("year").translate(AFTER_KEYWORD)
     if not _YEAR_RE.match(year):
         return match.group(0)
     return f"{match.group('keyword')}{year}"

@@ -31,6 +31,7 @@ from ingestion.legal.amendments.model import (
 from ingestion.legal.amendments.pasal import PasalText, split_pasal, without_penjelasan
 from ingestion.legal.amendments.text import clean, fix_numbers, read_date
 from ingestion.legal.citation import RegulationRef, canonical_jenis, find_regulations
+from ingestion.legal.ocr_digits import IN_TEXT
 
 logger = logging.getLogger(__name__)
 
@@ -485,11 +486,8 @@ def _item_starts(section: str) -> list[tuple[int, int]]:
     return chosen
 
 
-_ITEM_DIGITS = str.maketrans("lIO", "110")
-
-
 def _item_number(raw: str) -> int:
-    return int(raw.translate(_ITEM_DIGITS))
+    return int(raw.translate(IN_TEXT))
 
 
 def _pick(candidates: _Candidates, expected: int, position: int) -> tuple[int, int] | None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ingestion.legal.ocr_digits import IN_TEXT
+
 _ELLIPSIS_RE = re.compile(r"\.\s?\.\s?\.|…")
 _WORD_START_RE = re.compile(r"(?:^|(?<=\s))\S")
 _CATCHWORD_SPAN = 100
 # Digits OCR reads as letters, inside a token that has at least one real digit.
 _OCR_DIGIT_RE = re.compile(r"(?<![\w-])(?=[0-9OolI|]*\d)[0-9OolI|]{2,4}(?![\w-])")
-_DIGIT_OF = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1"})
 _PASAL_WORD_RE = re.compile(r"\bPasa\s?-?\s?[l1iI]\b|\bPasai\b|\bPasal-\b", re.IGNORECASE)
 _UNCLOSED_RE = re.compile(r"\((\d{1,2}[a-z]?)1(?=[\s,.;]|$)")
 _SPLIT_LETTER_RE = re.compile(r"\b(Pasal|Bab|BAB)\s+(\d+|[IVXLC]+)\s([A-Z])(?=[\s,.;:”\"]|$)")
@@ -97,7 +98,7 @@ def _catchword_start(text: str, match: re.Match[str]) -> int | None:
 def fix_numbers(text: str) -> str:
     """Read OCR-damaged numbers in an instruction's words ("2OO4", "(21", "Pasa-l 5l")."""
     text = _PASAL_WORD_RE.sub("Pasal", text)
-    text = _OCR_DIGIT_RE.sub(lambda m: m.group(0).translate(_DIGIT_OF), text)
+    text = _OCR_DIGIT_RE.sub(lambda m: m.group(0).translate(IN_TEXT), text)
     text = _UNCLOSED_RE.sub(r"(\1)", text)
     return _SPLIT_LETTER_RE.sub(r"\1 \2\3", text)
 
@@ -107,8 +108,8 @@ def read_date(text: str) -> date | None:
     match = _DATE_RE.search(text)
     if match is None:
         return None
-    day = match.group("day").translate(_DIGIT_OF).replace("L", "1")
-    year = match.group("year").translate(_DIGIT_OF)
+    day = match.group("day").translate(IN_TEXT).replace("L", "1")
+    year = match.group("year").translate(IN_TEXT)
     try:
         return date(int(year), MONTHS[match.group("month").lower()], int(day))
     except ValueError:
