@@ -281,7 +281,8 @@ def main() -> int:
     args = parser.parse_args()
     logging.disable(logging.INFO)  # the pipeline logs every parse and chunk
     started = time.perf_counter()
-    files = _files(args.corpus, args.only, args.limit)
+    # Read every file first: a worker forked while git cat-file runs would hold its pipe.
+    files = list(_files(args.corpus, args.only, args.limit))
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             reads = list(pool.map(read_one, files, chunksize=8))
