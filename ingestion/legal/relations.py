@@ -305,7 +305,7 @@ _REPORTED_BEFORE_RE = re.compile(
     re.IGNORECASE,
 )
 _REPORTED_AFTER_RE = re.compile(r"^\s*(?:dengan|oleh|berdasarkan|sebagian|sepanjang)\b", re.I)
-_QUALIFIED_RE = re.compile(r"\b(?:sepanjang|kecuali|sebagian)\b", re.IGNORECASE)
+_QUALIFIED_RE = re.compile(r"\b(?:sepanjang|kecuali|sebagian|khususnya)\b", re.IGNORECASE)
 _AYAT_START_RE = re.compile(r"(?:^|\s)\(\d{1,3}[a-z]?\)\s")
 _SINCE_RE = re.compile(
     r"^\s*(?:pada\s+saat|dengan|sejak|mulai)\b[^,]{0,200}?\bberlaku(?:nya)?\b[^,]{0,120}?,",
