@@ -20,12 +20,17 @@ errorlog = "-"
 
 
 def post_worker_init(worker):  # type: ignore[no-untyped-def]
+    # A uvicorn worker hands SIGTERM/SIGINT to uvicorn's own Server.handle_exit (gunicorn's
+    # worker.handle_exit never runs), so the drain flag is set there: from the signal on,
+    # a request still reaching Django is answered 503 + Retry-After while in-flight ones finish.
+    from uvicorn.server import Server
+
     from aceh_rag.platform.drain import start_draining
 
-    original = worker.handle_exit
+    original = Server.handle_exit
 
-    def handle_exit(sig, frame):  # type: ignore[no-untyped-def]
+    def handle_exit(self, sig, frame):  # type: ignore[no-untyped-def]
         start_draining()
-        original(sig, frame)
+        original(self, sig, frame)
 
-    worker.handle_exit = handle_exit
+    Server.handle_exit = handle_exit
