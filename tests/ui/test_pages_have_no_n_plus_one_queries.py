@@ -15,7 +15,7 @@ from partner_events.models import StageEvent
 from tests.ui.helpers import make_chunks, make_document, make_job
 
 MAX_LIST = 14
-MAX_DETAIL = 14
+MAX_DETAIL = 16  # + the other copies of its regulation (its current edition, then the copies)
 MAX_REVIEW = 14
 
 
