@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import pickle
-import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-import django
 from django.conf import settings
-from django.db import connections
 
+from ingestion.bulk.child import child_import, child_started
 from ingestion.bulk.items import ImportItem
 from ingestion.bulk.one import ImportSettings, ItemResult, import_item, plan_item
 
@@ -86,22 +83,6 @@ def settings_snapshot() -> dict[str, Any]:
     return snapshot
 
 
-def _child_started(snapshot: dict[str, Any]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aceh_rag.settings")
-    for name, value in snapshot.items():
-        setattr(settings, name, value)
-    django.setup()
-
-
-def _child_import(item: ImportItem, options: ImportSettings) -> ItemResult:
-    try:
-        return import_item(item, options)
-    finally:
-        connections.close_all()  # between files: a child may sit idle for long
-
-
 def _pooled(
     items: Sequence[ImportItem],
     options: ImportSettings,
@@ -113,14 +94,14 @@ def _pooled(
     pending = iter(items)
     in_hand: set[Future[ItemResult]] = set()
     with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_child_started, initargs=(settings_snapshot(),)
+        workers, mp_context=context, initializer=child_started, initargs=(settings_snapshot(),)
     ) as pool:
         while True:
             while not stop.is_set() and len(in_hand) < workers * 2:
                 item = next(pending, None)
                 if item is None:
                     break
-                in_hand.add(pool.submit(_child_import, item, options))
+                in_hand.add(pool.submit(child_import, item, options))
             if not in_hand:
                 return
             done, in_hand = wait(in_hand, return_when=FIRST_COMPLETED)
