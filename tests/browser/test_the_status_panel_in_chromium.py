@@ -32,7 +32,7 @@ def test_the_status_panel_links_a_repealed_regulation_to_its_repealer(
     assert panel.locator(".badge-repealed").inner_text() == "Dicabut"
     assert "Dicabut oleh" in panel.inner_text()
     screenshot(page, "status-panel-repealed")
-    panel.locator("a.relation-link", has_text="Perda 9/2024").click()
+    panel.locator("a.relation-link", has_text="Perda Banjarnegara 9/2024").click()
     page.wait_for_url(f"{live_server.url}/documents/{new.pk}/")
     panel = page.locator("#status-hubungan")
     assert panel.locator(".badge-in-force").inner_text() == "Berlaku"
@@ -46,5 +46,5 @@ def test_the_status_panel_links_a_repealed_regulation_to_its_repealer(
     page.check("#id_include_repealed")
     page.click(".search-form button[type=submit]")
     page.locator("#search-results .badge-repealed").first.wait_for()
-    assert "dicabut oleh Perda 9/2024" in page.locator("#search-results").inner_text()
+    assert "dicabut oleh Perda Banjarnegara 9/2024" in page.locator("#search-results").inner_text()
     screenshot(page, "search-include-repealed")
