@@ -33,4 +33,4 @@ def post_worker_init(worker):  # type: ignore[no-untyped-def]
         start_draining()
         original(self, sig, frame)
 
-    Server.handle_exit = handle_exit
+    Server.handle_exit = handle_exit  # type: ignore[method-assign]
