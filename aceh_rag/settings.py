@@ -387,5 +387,12 @@ API_RATE_LIMIT = env_str("API_RATE_LIMIT", "10/second")
 API_RATE_BURST = env_int("API_RATE_BURST", 30, minimum=1)
 API_UPLOAD_RATE_LIMIT = env_str("API_UPLOAD_RATE_LIMIT", "1/second")
 API_UPLOAD_RATE_BURST = env_int("API_UPLOAD_RATE_BURST", 10, minimum=1)
+# Per token: calls served at once (MCP and REST together); one more gets 429 at once, so
+# a token in a loop cannot hold every thread and CPU (aceh_rag.platform.ratelimit;
+# docs/decisions.md "One call in flight per token"). 0: no cap.
+API_CONCURRENCY = env_int("API_CONCURRENCY", 1, minimum=0)
+# gunicorn's worker timeout (docker/gunicorn.conf.py reads the same variable): no call
+# lives longer, so a slot left by a killed worker is dropped after it.
+WEB_TIMEOUT_SECONDS = env_int("WEB_TIMEOUT", 120, minimum=1)
 # Django's thread pool under the uvicorn workers (aceh_rag.asgi), as gunicorn's gthread had.
 WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1)

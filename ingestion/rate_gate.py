@@ -8,13 +8,15 @@ So ``/api/`` calls with a bearer token are counted here, in the event loop's own
 threads: over budget → 429 + ``Retry-After`` at once; otherwise the call goes on, marked
 in the ASGI scope so ``ApiTokenAuth`` does not count it twice (Django's test client and
 plain WSGI still count there). The budget is the upload one for ``POST /api/documents``,
-the search one otherwise. Authentication, revocation and scopes stay with
-``ApiTokenAuth``; a token's name (the counter's key) is remembered for a minute by its hash.
+the search one otherwise. The token's calls in flight are capped here too
+(``API_CONCURRENCY``, :func:`~aceh_rag.platform.ratelimit.take_slot`): the slot is taken
+before the budget is spent and held until Django has answered. Authentication, revocation
+and scopes stay with ``ApiTokenAuth``; a token's name (the counter's key) is remembered for
+a minute by its hash.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from typing import Any
@@ -22,10 +24,10 @@ from typing import Any
 import anyio.to_thread
 from django.db import close_old_connections
 
-from aceh_rag.platform.ratelimit import Budget, check
-from ingestion.mcp.auth import bearer
+from aceh_rag.platform.ratelimit import Budget, Refusal, Slot, check, serve_holding, take_slot
+from ingestion.mcp.auth import bearer, refuse
 from ingestion.models import ApiToken
-from ingestion.tokens import hash_token
+from ingestion.tokens import client_key, hash_token, refused
 
 COUNTED = "aceh_rag.rate_counted"
 _NAME_TTL_SECONDS = 60.0
@@ -61,14 +63,21 @@ def budget_of(method: str, path: str) -> Budget:
     )
 
 
-def _count(raw: str, budget: Budget) -> int | None:
-    """Retry-After seconds when over budget; None when the call may go on (or is not a
-    token's: Django answers that one)."""
+def _admit(raw: str, budget: Budget) -> Slot | Refusal | None:
+    """A held slot when the call may go on, a Refusal when over its cap or budget; None when
+    it is not a known token's (Django answers that one)."""
     name = _token_name(raw)
     if name is None:
         return None
-    refusal = check(f"token:{name}", budget)
-    return refusal.retry_after if refusal else None
+    client = client_key(name)
+    slot = take_slot(client)
+    if isinstance(slot, Refusal):
+        return slot
+    refusal = check(client, budget)
+    if refusal is not None:
+        slot.release()
+        return refusal
+    return slot
 
 
 class RateGate:
@@ -81,21 +90,11 @@ class RateGate:
             await self.app(scope, receive, send)
             return
         budget = budget_of(scope.get("method", "GET"), scope["path"])
-        retry_after = await anyio.to_thread.run_sync(_count, raw, budget)
-        if retry_after is None:
-            await self.app({**scope, COUNTED: True}, receive, send)
+        admitted = await anyio.to_thread.run_sync(_admit, raw, budget)
+        if isinstance(admitted, Refusal):
+            await refuse(send, refused(admitted))
             return
-        body = json.dumps(
-            {
-                "code": "RATE_LIMITED",
-                "detail": f"Terlalu banyak permintaan; coba lagi dalam {retry_after} detik",
-                "retryAfter": retry_after,
-            }
-        ).encode()
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"retry-after", str(retry_after).encode()),
-        ]
-        await send({"type": "http.response.start", "status": 429, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        if admitted is None:
+            await self.app(scope, receive, send)
+            return
+        await serve_holding(admitted, self.app, {**scope, COUNTED: True}, receive, send)

@@ -70,13 +70,21 @@ def admit(token: ApiToken, scope: TokenScope, budget: Budget | None) -> Denied |
     counted in front of Django, :mod:`ingestion.rate_gate`)."""
     if not token.has_scope(scope):
         return Denied(403, "SCOPE_MISSING", f"Token ini tidak memiliki cakupan '{scope.value}'")
-    refusal: Refusal | None = check(f"token:{token.name}", budget) if budget else None
-    if refusal is not None:
-        return Denied(
-            429,
-            "RATE_LIMITED",
-            f"Terlalu banyak permintaan (batas {refusal.limit}); "
-            f"coba lagi dalam {refusal.retry_after} detik",
-            retry_after=refusal.retry_after,
-        )
-    return None
+    refusal: Refusal | None = check(client_key(token.name), budget) if budget else None
+    return refused(refusal) if refusal is not None else None
+
+
+def client_key(token_name: str) -> str:
+    """The key a token's budgets and slots are counted under."""
+    return f"token:{token_name}"
+
+
+def refused(refusal: Refusal) -> Denied:
+    """The 429 for a refusal by a budget or by the calls-in-flight cap."""
+    return Denied(
+        429,
+        "RATE_LIMITED",
+        f"Terlalu banyak permintaan (batas {refusal.limit}); "
+        f"coba lagi dalam {refusal.retry_after} detik",
+        retry_after=refusal.retry_after,
+    )

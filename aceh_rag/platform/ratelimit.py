@@ -10,6 +10,13 @@ Redis when ``REDIS_URL`` is set (shared by every web worker), else in this proce
 Over budget, the caller gets the platform's backpressure answer: 429 with ``Retry-After``
 (whole seconds until a call is free again). Refusals are counted per client in
 ``aceh_rag_api_rate_limited_total``.
+
+A rate alone does not keep one client from starving the others: 10 searches a second at
+~100 ms each, or a burst of 30 at once, is a whole worker's CPU. So each client also has
+``API_CONCURRENCY`` calls in flight at most (:func:`in_flight`); one more is refused with
+429 and ``Retry-After: 1`` at once, before it waits for a thread. The slots live in Redis
+(a sorted set of call ids, each dropped after ``WEB_TIMEOUT`` should its worker die) or in
+this process.
 """
 
 from __future__ import annotations
@@ -18,10 +25,14 @@ import logging
 import math
 import threading
 import time
+import uuid
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import cast
+from typing import Any, cast
 
+import anyio.to_thread
+import redis
 from django.conf import settings
 from limits import RateLimitItem, RateLimitItemPerSecond, parse
 from limits.storage import Storage, storage_from_string
@@ -38,6 +49,9 @@ _NAMESPACE = "aceh-rag-api"
 class Budget(StrEnum):
     SEARCH = "search"
     UPLOAD = "upload"
+
+
+IN_FLIGHT = "in_flight"  # the metric's budget label for a refusal by API_CONCURRENCY
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +112,105 @@ def check(client: str, budget: Budget) -> Refusal | None:
     return Refusal(retry_after=retry_after, limit=f"{rate} (burst {burst})")
 
 
+# --- calls in flight -------------------------------------------------------------------------
+
+_IN_FLIGHT_RETRY_AFTER = 1  # a slot frees when one call ends: well under a second
+_local_in_flight: Counter[str] = Counter()
+_redis_clients: dict[str, redis.Redis] = {}
+
+
+def _redis() -> redis.Redis:
+    url = str(settings.REDIS_URL)
+    with _lock:
+        client = _redis_clients.get(url)
+        if client is None:
+            client = _redis_clients[url] = redis.Redis.from_url(url)
+        return client
+
+
+def _enter_redis(client: str, cap: int) -> str | None:
+    key = f"{_NAMESPACE}:in-flight:{client}"
+    call = uuid.uuid4().hex
+    now = time.time()
+    pipe = _redis().pipeline()
+    pipe.zremrangebyscore(key, "-inf", now - settings.WEB_TIMEOUT_SECONDS)
+    pipe.zadd(key, {call: now})
+    pipe.zcard(key)
+    pipe.expire(key, settings.WEB_TIMEOUT_SECONDS)
+    held = int(pipe.execute()[2])
+    if held <= cap:
+        return call
+    _redis().zrem(key, call)
+    return None
+
+
+def _enter_local(client: str, cap: int) -> str | None:
+    with _lock:
+        if _local_in_flight[client] >= cap:
+            return None
+        _local_in_flight[client] += 1
+        return "local"
+
+
+def _leave(client: str, call: str) -> None:
+    if settings.REDIS_URL:
+        _redis().zrem(f"{_NAMESPACE}:in-flight:{client}", call)
+        return
+    with _lock:
+        _local_in_flight[client] -= 1
+        if _local_in_flight[client] <= 0:
+            del _local_in_flight[client]
+
+
+class Slot:
+    """One of a client's calls in flight; ``release`` it when the call ends (twice is
+    harmless: the gate releases before the last byte, and again in ``finally``)."""
+
+    __slots__ = ("call", "client")
+
+    def __init__(self, client: str, call: str) -> None:
+        self.client = client
+        self.call = call  # "" when API_CONCURRENCY is off or released: nothing to release
+
+    def release(self) -> None:
+        call, self.call = self.call, ""
+        if call:
+            _leave(self.client, call)
+
+
+async def serve_holding(slot: Slot, app: Any, scope: Any, receive: Any, send: Any) -> None:
+    """Run the ASGI ``app`` with ``slot`` held. It is released just before the response's
+    last body message goes out, so a client's next call never finds it still taken."""
+
+    async def sending(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.body" and not message.get("more_body", False):
+            await anyio.to_thread.run_sync(slot.release)
+        await send(message)
+
+    try:
+        await app(scope, receive, sending)
+    finally:
+        if slot.call:
+            await anyio.to_thread.run_sync(slot.release)
+
+
+def take_slot(client: str) -> Slot | Refusal:
+    """One of ``client``'s ``API_CONCURRENCY`` slots, or a Refusal when all are taken."""
+    cap = int(settings.API_CONCURRENCY)
+    if cap <= 0:
+        return Slot(client, "")
+    enter = _enter_redis if settings.REDIS_URL else _enter_local
+    call = enter(client, cap)
+    if call is None:
+        API_RATE_LIMITED.labels(token=client, budget=IN_FLIGHT).inc()
+        log.info("rate limit: %s has %s calls in flight already", client, cap)
+        return Refusal(retry_after=_IN_FLIGHT_RETRY_AFTER, limit=f"{cap} serentak")
+    return Slot(client, call)
+
+
 def reset() -> None:
     """Forget every counter (tests)."""
     with _lock:
         for found in _limiters.values():
             found.storage.reset()
+        _local_in_flight.clear()

@@ -29,6 +29,7 @@ from ingestion.mcp.amendments import document_changes
 from ingestion.models import Chunk, Document
 from ingestion.relations.consolidated import (
     ConsolidatedRegulation,
+    RegulationNotFound,
     UnitNotFound,
     consolidated_regulation,
     unit_in_force,
@@ -92,11 +93,12 @@ def regulation_of(ref: str) -> tuple[Document, QueryReference]:
     reference = _reference(ref)
     ids = named_documents(reference, SearchQuery(text=ref, include_repealed=True))
     if not ids:
-        short = reference.regulation.short if reference.regulation else ref
-        raise ToolInputError(
-            f"{short} tidak ada di basis pengetahuan ini / not in this knowledge base"
-        )
+        raise ToolInputError(_absent((reference.regulation and reference.regulation.short) or ref))
     return Document.objects.get(pk=ids[0]), reference
+
+
+def _absent(short: str) -> str:
+    return f"{short} tidak ada di basis pengetahuan ini / not in this knowledge base"
 
 
 def _relation(view: RelationView, links: Links) -> dict[str, Any]:
@@ -219,31 +221,12 @@ def law_status(ref: str, links: Links) -> dict[str, Any]:
 # --- units ------------------------------------------------------------------------------
 
 
-def _visible_history(body: dict[str, Any]) -> dict[str, Any]:
-    """Drops wordings given by amending regulations the caller may not see; if the one in
-    force was such a wording, the latest visible one is answered instead."""
-
-    def source(entry: dict[str, Any] | None) -> str | None:
-        return entry.get("documentId") if entry else None
-
-    wanted = [source(h.get("changedBy")) for h in body["history"]]
-    wanted += [source(c) for c in body["changedBy"]]
-    seen = visible_ids(pk for pk in wanted if pk)
-    shown = [h for h in body["history"] if source(h.get("changedBy")) in (None, *seen)]
-    if len(shown) == len(body["history"]):
-        return body
-    body["changedBy"] = [c for c in body["changedBy"] if source(c) in seen]
-    body["history"] = shown
-    if shown:
-        body["text"], body["state"] = shown[-1]["unitText"], shown[-1]["state"]
-    return body
-
-
 def get_unit(ref: str, as_of: str | None, links: Links) -> dict[str, Any]:
     """ "UU 13/2003 Pasal 59 ayat (4)" → the text in force on ``as_of`` (today), its state
-    (original, amended, inserted, deleted), ``changedBy`` and its history."""
+    (original, amended, inserted, deleted), ``changedBy`` and its history: what
+    ``GET /api/units`` answers, plus the reader link and the regulation's own status."""
     on = _parse_date(as_of)
-    document, reference = regulation_of(ref)
+    reference = _reference(ref)
     if reference.unit is None:
         raise ToolInputError(
             f"Rujukan '{ref}' tidak menyebut pasal; tulis misalnya 'UU 13/2003 Pasal 59 ayat "
@@ -251,11 +234,13 @@ def get_unit(ref: str, as_of: str | None, links: Links) -> dict[str, Any]:
         )
     try:
         view = unit_in_force(ref, on)
+    except RegulationNotFound as exc:
+        raise ToolInputError(_absent(exc.short)) from None
     except UnitNotFound as exc:
         raise ToolInputError(f"{exc} / no such unit here") from None
-    body = _visible_history(view.to_json())
+    body = view.to_json()
     body["link"] = links.reader(view.document_id, view.pasal.number)
-    body["regulationInForce"] = document.in_force
+    body["regulationInForce"] = view.regulation_in_force
     return body
 
 

@@ -2,7 +2,8 @@
 
 No token, an unknown or revoked one (looked up on every request: a revocation holds at
 once) → 401 with ``WWW-Authenticate: Bearer``; no ``search`` scope → 403; over the
-token's search budget → 429 with ``Retry-After`` (the platform's backpressure answer).
+token's search budget or with all its ``API_CONCURRENCY`` calls in flight → 429 with
+``Retry-After`` (the platform's backpressure answer).
 The admitted token rides in the ASGI scope (``SCOPE_KEY``) for the tools.
 """
 
@@ -14,9 +15,9 @@ from typing import Any
 import anyio.to_thread
 from django.db import close_old_connections
 
-from aceh_rag.platform.ratelimit import Budget
+from aceh_rag.platform.ratelimit import Budget, Refusal, Slot, serve_holding, take_slot
 from ingestion.models import ApiToken, TokenScope
-from ingestion.tokens import Denied, admit, find_token
+from ingestion.tokens import Denied, admit, client_key, find_token, refused
 
 SCOPE_KEY = "aceh_rag.api_token"
 _UNAUTHENTICATED = Denied(
@@ -34,19 +35,30 @@ def bearer(headers: list[tuple[bytes, bytes]]) -> str:
     return ""
 
 
-def _admit(raw: str) -> ApiToken | Denied:
+def _admit(raw: str) -> tuple[ApiToken, Slot] | Denied:
     close_old_connections()
     try:
         token = find_token(raw)
         if token is None:
             return _UNAUTHENTICATED
-        return admit(token, TokenScope.SEARCH, Budget.SEARCH) or token
+        slot = take_slot(client_key(token.name))
+        if isinstance(slot, Refusal):
+            return refused(slot)
+        denied = admit(token, TokenScope.SEARCH, Budget.SEARCH)
+        if denied is not None:
+            slot.release()
+            return denied
+        return token, slot
     finally:
         close_old_connections()  # as Django does per request (CONN_MAX_AGE)
 
 
-async def _refuse(send: Any, denied: Denied) -> None:
-    body = json.dumps({"code": denied.code, "detail": denied.detail}).encode()
+async def refuse(send: Any, denied: Denied) -> None:
+    """Answer with ``denied`` as JSON (``code``, ``detail``, ``retryAfter`` for a 429)."""
+    payload: dict[str, Any] = {"code": denied.code, "detail": denied.detail}
+    if denied.retry_after:
+        payload["retryAfter"] = denied.retry_after
+    body = json.dumps(payload).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if denied.status == 401:
         headers.append((b"www-authenticate", b'Bearer realm="aceh-rag"'))
@@ -68,6 +80,7 @@ class TokenGate:
             return
         result = await anyio.to_thread.run_sync(_admit, bearer(scope.get("headers", [])))
         if isinstance(result, Denied):
-            await _refuse(send, result)
+            await refuse(send, result)
             return
-        await self.app({**scope, SCOPE_KEY: result}, receive, send)
+        token, slot = result
+        await serve_holding(slot, self.app, {**scope, SCOPE_KEY: token}, receive, send)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -55,6 +55,14 @@ _BAB_RE = re.compile(r"BAB\s+([IVXLCDM]+)\b", re.IGNORECASE)
 
 class UnitNotFound(LookupError):
     """A reference that names no unit here; ``str()`` is the message a person reads."""
+
+
+class RegulationNotFound(UnitNotFound):
+    """The regulation itself is not here (or not visible to the caller)."""
+
+    def __init__(self, message: str, short: str) -> None:
+        super().__init__(message)
+        self.short = short  # "UU 999/2099", for a caller's own wording of the message
 
 
 def today() -> date:
@@ -254,6 +262,7 @@ class UnitView:
     pasal: PasalView
     text: str | None  # None: the unit is not in the wording in force (deleted, not yet)
     history: list[tuple[VersionView, str | None]]
+    regulation_in_force: bool | None = True  # the regulation's own status (None: unknown)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -492,9 +501,10 @@ def unit_in_force(ref: str, as_of: date | None = None) -> UnitView:
     document = regulation_document(reference.regulation)
     short = reference.regulation.short or ref
     if document is None:
-        raise UnitNotFound(f"{short} tidak ada dalam korpus.")
+        raise RegulationNotFound(f"{short} tidak ada dalam korpus.", short)
     unit = reference.unit
     pasal = _find_pasal(document, unit.pasal, on)
+    pasal = _visible_wordings(pasal) if pasal is not None else None
     if pasal is None:
         raise UnitNotFound(f"{short} tidak memuat Pasal {unit.pasal}.")
     text = _unit_text(unit, pasal.text) if pasal.in_force else None
@@ -512,6 +522,40 @@ def unit_in_force(ref: str, as_of: date | None = None) -> UnitView:
         pasal=pasal,
         text=text,
         history=history,
+        regulation_in_force=document.in_force,
+    )
+
+
+def _visible_wordings(pasal: PasalView) -> PasalView | None:
+    """Drops the wordings given by amending regulations the caller may not see; when the
+    one in force was such a wording, the latest visible one stands in for it (None: the
+    Pasal is only in hidden ones, as if it were not here)."""
+    sources = {v.changed_by.document_id for v in pasal.versions if v.changed_by}
+    sources |= {c.document_id for c in pasal.changed_by}
+    sources.discard(None)
+    if not sources:
+        return pasal
+    seen = visible_ids(sources)
+
+    def shown(changed: ChangedBy | None) -> bool:
+        return changed is None or changed.document_id is None or changed.document_id in seen
+
+    versions = [v for v in pasal.versions if shown(v.changed_by)]
+    if len(versions) == len(pasal.versions):
+        return pasal
+    if not versions:
+        return None
+    changed_by = [c for c in pasal.changed_by if shown(c)]
+    last = versions[-1]
+    deleted = last.state == PasalState.DELETED
+    return replace(
+        pasal,
+        state=last.state,
+        text="" if deleted else last.text,
+        valid_from=last.valid_from,
+        valid_to=last.valid_to,
+        changed_by=changed_by,
+        versions=versions,
     )
 
 
