@@ -52,10 +52,13 @@ def find_token(raw: str) -> ApiToken | None:
     if token is None:
         return None
     now = timezone.now()
-    ApiToken.objects.filter(
-        Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_RESOLUTION),
-        pk=token.pk,
-    ).update(last_used_at=now)
+    # The row just read says whether a write is due: a call within the resolution costs
+    # no UPDATE round trip (the filter keeps concurrent callers from writing twice).
+    if token.last_used_at is None or token.last_used_at < now - LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(
+            Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_RESOLUTION),
+            pk=token.pk,
+        ).update(last_used_at=now)
     return token
 
 
