@@ -27,6 +27,7 @@ from django.db import connection
 from ingestion import visibility
 from ingestion.legal.references import UnitRef
 from ingestion.legal.search import UnitRow, named_units
+from ingestion.legal.units import PENJELASAN_PREFIX
 from ingestion.models import PasalVersionState
 from ingestion.relations.consolidated import ChangedBy, full_citation, today, version_in_force
 from ingestion.search.query import SearchHit, SearchQuery
@@ -104,7 +105,49 @@ def current_hits(
         hits = _unique([*hits, *wording_in_force(build(batch, {}), q, restate)])
         if len(hits) >= q.limit:
             break
-    return hits[: q.limit]
+    return body_before_its_penjelasan(hits[: q.limit])
+
+
+def body_before_its_penjelasan(hits: Sequence[SearchHit]) -> list[SearchHit]:
+    """A Penjelasan never comes before the body it explains: when the hits hold both (the
+    same Pasal of the same regulation as cited, so an amending law's restated Pasal and its
+    own Penjelasan count as the amended regulation's), the body takes the Penjelasan's
+    place and the Penjelasan follows it. The body is the rule; the Penjelasan is its
+    official reading and restates much of its wording, so a query made of that wording
+    matches both about equally, and the person asked for the rule."""
+    out = list(hits)
+    position = 0
+    while position < len(out):
+        hit = out[position]
+        if _is_penjelasan(hit):
+            key = _explained(hit)
+            body = next(
+                (
+                    later
+                    for later in range(position + 1, len(out))
+                    if not _is_penjelasan(out[later])
+                    and out[later].in_force == hit.in_force
+                    and _explained(out[later]) == key
+                ),
+                None,
+            )
+            if key is not None and body is not None:
+                out.insert(position, out.pop(body))
+                position += 1
+        position += 1
+    return out
+
+
+def _is_penjelasan(hit: SearchHit) -> bool:
+    return (hit.unit_label or "").startswith(PENJELASAN_PREFIX)
+
+
+def _explained(hit: SearchHit) -> tuple[str, str] | None:
+    """(regulation as cited, Pasal) of the unit a hit cites: what a Penjelasan explains."""
+    if not hit.unit or not hit.unit.get("pasal") or not hit.citation or not hit.unit_label:
+        return None
+    regulation = hit.citation.removesuffix(hit.unit_label).strip()
+    return (regulation or hit.document_id, str(hit.unit["pasal"]))
 
 
 def _restater(build: Build) -> Restate:
@@ -113,13 +156,23 @@ def _restater(build: Build) -> Restate:
         ref = UnitRef(
             str(unit.get("pasal")), unit.get("ayat"), unit.get("huruf"), unit.get("angka")
         )
-        found = named_units(ref, [amending_id]) or named_units(UnitRef(ref.pasal), [amending_id])
+        found = _same_unit(ref, amending_id, _is_penjelasan(hit))
         if not found:
             return None
         built = build([(found[0].chunk_id, hit.score)], {found[0].chunk_id: found[0]})
         return built[0] if built else None
 
     return restate
+
+
+def _same_unit(ref: UnitRef, document_id: str, penjelasan: bool) -> list[UnitRow]:
+    """The unit ``ref`` names in another text of its Pasal. A body unit falls back to the
+    whole Pasal (a restatement may number its ayat anew); a Penjelasan only has its
+    counterpart at the same address: an explanation of another part, or of the whole
+    Pasal, would not be what the query matched."""
+    if penjelasan:
+        return named_units(ref, [document_id], penjelasan=True)
+    return named_units(ref, [document_id]) or named_units(UnitRef(ref.pasal), [document_id])
 
 
 def _unique(hits: Sequence[SearchHit]) -> list[SearchHit]:
@@ -191,26 +244,25 @@ def _answer(
     pasal = str(hit.unit["pasal"]) if hit.unit else ""
     restated = index.restated.get((hit.document_id, pasal))
     if restated is not None:
-        return _restated(hit, index, include_history, *restated)
+        return _restated(hit, index, include_history, restate, *restated)
     history = index.of_target.get((hit.document_id, pasal))
     if history is None:
         return [hit]
-    current = index.in_force(history)
-    if current == 0 and history[0].state == PasalVersionState.ORIGINAL:
+    if index.in_force(history) == 0 and history[0].state == PasalVersionState.ORIGINAL:
         return [replace(hit, valid_from=_iso(history[0].valid_from))]
-    answers: list[SearchHit] = []
-    wording = history[current] if current is not None else None
-    if wording is not None and wording.amending_id and wording.state != PasalVersionState.DELETED:
-        substitute = restate(hit, wording.amending_id)
-        if substitute is not None:
-            answers += _answer(substitute, index, False, restate)
+    answers = _in_force_instead(hit, index, history, restate)
     if include_history:
         answers.append(replace(hit, in_force=False, valid_from=_iso(history[0].valid_from)))
     return answers
 
 
 def _restated(
-    hit: SearchHit, index: _Index, include_history: bool, history: _History, position: int
+    hit: SearchHit,
+    index: _Index,
+    include_history: bool,
+    restate: Restate,
+    history: _History,
+    position: int,
 ) -> list[SearchHit]:
     version = history[position]
     changed = [c for c in (v.changed_by() for v in history[: position + 1]) if c is not None]
@@ -226,7 +278,25 @@ def _restated(
     )
     if index.in_force(history) == position:
         return [cited]
-    return [replace(cited, in_force=False)] if include_history else []
+    answers = _in_force_instead(hit, index, history, restate)
+    return [*answers, replace(cited, in_force=False)] if include_history else answers
+
+
+def _in_force_instead(
+    hit: SearchHit, index: _Index, history: _History, restate: Restate
+) -> list[SearchHit]:
+    """What a wording not in force gives way to: the same unit in the text that holds the
+    wording in force (the amending law that restates it, or the original itself), cited as
+    current law; nothing when the Pasal is deleted or not yet in force. A Penjelasan gives
+    way too: it explains a wording no longer in force, so the body in force answers."""
+    current = index.in_force(history)
+    if current is None or history[current].state == PasalVersionState.DELETED:
+        return []
+    source = history[current].amending_id or history[current].target_id
+    substitute = restate(hit, source) if source != hit.document_id else None
+    if substitute is None:
+        return []
+    return _answer(substitute, index, False, restate)
 
 
 def _iso(value: date | None) -> str | None:
