@@ -9,7 +9,11 @@ Pasal the hits cite, in one query:
 - a wording not in force on ``as_of`` (today by default) — the original's replaced or
   deleted Pasal, a restatement a later amendment replaced, one not yet in force — is not
   returned as current law: it gives way to the wording in force (the amending law's
-  restated unit), or is left out; ``include_history`` keeps it, marked ``inForce: false``.
+  restated unit), or is left out; ``include_history`` keeps it, marked ``inForce: false``;
+- a Penjelasan follows the wordings of its Pasal, and also the instructions that changed
+  only the Penjelasan; one not in force gives way to the Penjelasan at the same address in
+  the text in force, or is left out;
+- a Pasal's body comes before its own Penjelasan (:func:`body_before_its_penjelasan`).
 
 Regulations without amendments in the corpus cost one indexed look-up and change nothing.
 """
