@@ -316,8 +316,11 @@ def named_documents(reference: QueryReference, query: SearchQuery) -> list[str]:
         return [str(row[0]) for row in cursor.fetchall()]
 
 
-def named_units(unit: UnitRef, document_ids: Sequence[str]) -> list[UnitRow]:
-    """The named unit in each named document (body text, first chunk that holds it).
+def named_units(
+    unit: UnitRef, document_ids: Sequence[str], *, penjelasan: bool = False
+) -> list[UnitRow]:
+    """The named unit in each named document (body text, first chunk that holds it; with
+    ``penjelasan``, the Penjelasan of that unit instead).
 
     ``ayat (1)`` of a Pasal that has no ayat is its undivided body: readers (and GALQA's
     labels) number a lone paragraph 1, so "Pasal 8 ayat (1) huruf e" finds Pasal 8 huruf e.
@@ -327,11 +330,12 @@ def named_units(unit: UnitRef, document_ids: Sequence[str]) -> list[UnitRow]:
     sql = (
         "WITH cand AS (SELECT DISTINCT ON (u.document_id) u.* FROM ingestion_legalunit u "
         "JOIN ingestion_chunk c ON c.id = u.chunk_id "
-        "WHERE u.document_id = ANY(%(docs)s::uuid[]) AND c.indexed AND NOT u.penjelasan "
+        "WHERE u.document_id = ANY(%(docs)s::uuid[]) AND c.indexed AND u.penjelasan = %(pj)s "
         "AND u.pasal = %(pasal)s AND (u.ayat = %(ayat)s OR (%(ayat)s = '1' AND u.ayat = '' "
         "AND NOT EXISTS (SELECT 1 FROM ingestion_legalunit a WHERE a.document_id = u.document_id "
-        "AND a.pasal = u.pasal AND a.ayat <> '' AND NOT a.penjelasan))) AND u.huruf = %(huruf)s "
-        "AND u.angka = %(angka)s ORDER BY u.document_id, c.ordinal, u.start) "
+        "AND a.pasal = u.pasal AND a.ayat <> '' AND a.penjelasan = %(pj)s))) "
+        "AND u.huruf = %(huruf)s AND u.angka = %(angka)s "
+        "ORDER BY u.document_id, c.ordinal, u.start) "
         "SELECT " + UNIT_COLUMNS.replace("u.", "cand.") + ", cand.page, 0.0 FROM cand"
     )
     params = {
@@ -340,6 +344,7 @@ def named_units(unit: UnitRef, document_ids: Sequence[str]) -> list[UnitRow]:
         "ayat": unit.ayat or "",
         "huruf": unit.huruf or "",
         "angka": unit.angka or "",
+        "pj": penjelasan,
     }
     rows = _rows(sql, params)
     order = {doc: index for index, doc in enumerate(document_ids)}

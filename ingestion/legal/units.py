@@ -24,6 +24,8 @@ Address = tuple[tuple[str, str], ...]
 _AYAT_LABEL_RE = re.compile(r"^ayat \((?P<no>[^)]+)\)$")
 _ITEM_RE = re.compile(r"^(?P<kind>huruf|angka) (?P<no>\S+)$")
 _PASAL_RE = re.compile(r"^Pasal (?P<no>\d+[A-Z]?)$")
+# A PENJELASAN unit's label is the label of the unit it explains after this prefix.
+PENJELASAN_PREFIX = "Penjelasan "
 
 
 class UnitKind(StrEnum):
@@ -73,7 +75,7 @@ class UnitSpan:
     def label(self) -> str:
         """``Pasal 21 ayat (4) huruf g``; ``Penjelasan Pasal 5 ayat (2)``."""
         label = unit_label(self.pasal, self.ayat, self.huruf, self.angka, self.order)
-        return f"Penjelasan {label}" if self.penjelasan else label
+        return f"{PENJELASAN_PREFIX}{label}" if self.penjelasan else label
 
     @property
     def address(self) -> tuple[str, str | None, str | None, str | None]:

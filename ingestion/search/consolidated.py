@@ -9,25 +9,32 @@ Pasal the hits cite, in one query:
 - a wording not in force on ``as_of`` (today by default) — the original's replaced or
   deleted Pasal, a restatement a later amendment replaced, one not yet in force — is not
   returned as current law: it gives way to the wording in force (the amending law's
-  restated unit), or is left out; ``include_history`` keeps it, marked ``inForce: false``.
+  restated unit), or is left out; ``include_history`` keeps it, marked ``inForce: false``;
+- a Penjelasan follows the wordings of its Pasal, and also the instructions that changed
+  only the Penjelasan; one not in force gives way to the Penjelasan at the same address in
+  the text in force, or is left out;
+- a Pasal's body comes before its own Penjelasan (:func:`body_before_its_penjelasan`).
 
 Regulations without amendments in the corpus cost one indexed look-up and change nothing.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from django.db import connection
 
 from ingestion import visibility
+from ingestion.legal.amendments.model import Operation
 from ingestion.legal.references import UnitRef
 from ingestion.legal.search import UnitRow, named_units
-from ingestion.models import PasalVersionState
+from ingestion.legal.units import PENJELASAN_PREFIX
+from ingestion.models import InstructionState, PasalVersionState
 from ingestion.relations.consolidated import ChangedBy, full_citation, today, version_in_force
 from ingestion.search.query import SearchHit, SearchQuery
 
@@ -37,6 +44,7 @@ Restate = Callable[[SearchHit, str], SearchHit | None]
 # The service's hit builder: (chunk id, score) pairs, and the units they must cite.
 Build = Callable[[Sequence[tuple[int, float]], dict[int, UnitRow]], list[SearchHit]]
 _MAX_ROUNDS = 3
+_AYAT_RE = re.compile(r"ayat\s*\((\w{1,4})")
 
 _VERSIONS_SQL = """
     WITH c AS (
@@ -46,14 +54,27 @@ _VERSIONS_SQL = """
         WHERE amending_document_id = ANY(%(docs)s::uuid[])
     )
     SELECT v.consolidation_id, v.document_id, t.citation, v.amending_document_id, a.citation,
-           v.number, v.sort_order, v.state, v.valid_from, v.valid_to, coalesce(i.source, '')
+           v.number, v.sort_order, v.state, v.valid_from, v.valid_to, coalesce(i.source, ''),
+           v.seq, ''
     FROM ingestion_pasalversion v
     JOIN c ON c.id = v.consolidation_id
     JOIN documents t ON t.id = v.document_id
     LEFT JOIN documents a ON a.id = v.amending_document_id
     LEFT JOIN ingestion_amendmentinstruction i ON i.id = v.instruction_id
     WHERE v.number = ANY(%(numbers)s) AND {visible_t} AND (a.id IS NULL OR {visible_a})
-    ORDER BY v.consolidation_id, v.sort_order, v.seq
+    UNION ALL
+    SELECT m.consolidation_id, m.amended_document_id, t.citation, m.amending_document_id,
+           a.citation, n.found[1], NULL, '{explained}', coalesce(m.date, m.enacted), NULL,
+           i.source, i.ordinal, i.target
+    FROM ingestion_amendmentinstruction i
+    JOIN ingestion_amendment m ON m.id = i.amendment_id
+    JOIN c ON c.id = m.consolidation_id
+    JOIN documents t ON t.id = m.amended_document_id
+    JOIN documents a ON a.id = m.amending_document_id
+    CROSS JOIN LATERAL regexp_matches(i.target, 'Pasal[[:space:]]+([0-9]+[A-Z]?)', 'g') n(found)
+    WHERE i.operation = '{explained}' AND i.state = '{applied}'
+      AND n.found[1] = ANY(%(numbers)s) AND {visible_t} AND {visible_a}
+    ORDER BY 1, 7, 12
 """
 
 
@@ -78,14 +99,50 @@ class _Version:
 _History = list[_Version]
 
 
+@dataclass(frozen=True, slots=True)
+class _Explained:
+    """An instruction that changed only a Penjelasan, as one more wording of its Pasal;
+    ``ayat`` the ayat whose explanation it replaces (empty: the whole Pasal's)."""
+
+    version: _Version
+    ayat: frozenset[str]
+
+    def covers(self, ayat: str | None) -> bool:
+        return not self.ayat or ayat is None or ayat in self.ayat
+
+
 @dataclass(slots=True)
 class _Index:
     on: date
     of_target: dict[tuple[str, str], _History]
     restated: dict[tuple[str, str], tuple[_History, int]]
+    # Penjelasan-only changes ("Pasal 2 ayat (2) substansi tetap, penjelasan pasal diubah")
+    # of each (amended document, Pasal), and the amended document of each (amending, Pasal).
+    explained: dict[tuple[str, str], list[_Explained]] = field(default_factory=dict)
+    explained_by: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def in_force(self, history: _History) -> int | None:
         return version_in_force([(v.state, v.valid_from, v.valid_to) for v in history], self.on)
+
+    def of_penjelasan(self, hit: SearchHit) -> tuple[_History, int | None] | None:
+        """The wordings a Penjelasan hit explains, with its Penjelasan-only changes, and
+        its position among them (None: the amended regulation's own); None when no such
+        change touches it (the Pasal's wordings then answer, as for the body)."""
+        pasal = str(hit.unit["pasal"]) if hit.unit else ""
+        ayat = hit.unit.get("ayat") if hit.unit else None
+        target = self.explained_by.get((hit.document_id, pasal))
+        if target is None:
+            restated = self.restated.get((hit.document_id, pasal))
+            target = restated[0][0].target_id if restated else hit.document_id
+        changes = [c.version for c in self.explained.get((target, pasal), []) if c.covers(ayat)]
+        history = self.of_target.get((target, pasal))
+        if not changes or history is None:
+            return None
+        merged = _with_explanations(history, changes)
+        if hit.document_id == target:
+            return merged, None
+        mine = [i for i, v in enumerate(merged) if v.amending_id == hit.document_id]
+        return (merged, mine[-1]) if mine else None
 
 
 def current_hits(
@@ -104,7 +161,49 @@ def current_hits(
         hits = _unique([*hits, *wording_in_force(build(batch, {}), q, restate)])
         if len(hits) >= q.limit:
             break
-    return hits[: q.limit]
+    return body_before_its_penjelasan(hits[: q.limit])
+
+
+def body_before_its_penjelasan(hits: Sequence[SearchHit]) -> list[SearchHit]:
+    """A Penjelasan never comes before the body it explains: when the hits hold both (the
+    same Pasal of the same regulation as cited, so an amending law's restated Pasal and its
+    own Penjelasan count as the amended regulation's), the body takes the Penjelasan's
+    place and the Penjelasan follows it. The body is the rule; the Penjelasan is its
+    official reading and restates much of its wording, so a query made of that wording
+    matches both about equally, and the person asked for the rule."""
+    out = list(hits)
+    position = 0
+    while position < len(out):
+        hit = out[position]
+        if _is_penjelasan(hit):
+            key = _explained(hit)
+            body = next(
+                (
+                    later
+                    for later in range(position + 1, len(out))
+                    if not _is_penjelasan(out[later])
+                    and out[later].in_force == hit.in_force
+                    and _explained(out[later]) == key
+                ),
+                None,
+            )
+            if key is not None and body is not None:
+                out.insert(position, out.pop(body))
+                position += 1
+        position += 1
+    return out
+
+
+def _is_penjelasan(hit: SearchHit) -> bool:
+    return (hit.unit_label or "").startswith(PENJELASAN_PREFIX)
+
+
+def _explained(hit: SearchHit) -> tuple[str, str] | None:
+    """(regulation as cited, Pasal) of the unit a hit cites: what a Penjelasan explains."""
+    if not hit.unit or not hit.unit.get("pasal") or not hit.citation or not hit.unit_label:
+        return None
+    regulation = hit.citation.removesuffix(hit.unit_label).strip()
+    return (regulation or hit.document_id, str(hit.unit["pasal"]))
 
 
 def _restater(build: Build) -> Restate:
@@ -113,13 +212,23 @@ def _restater(build: Build) -> Restate:
         ref = UnitRef(
             str(unit.get("pasal")), unit.get("ayat"), unit.get("huruf"), unit.get("angka")
         )
-        found = named_units(ref, [amending_id]) or named_units(UnitRef(ref.pasal), [amending_id])
+        found = _same_unit(ref, amending_id, _is_penjelasan(hit))
         if not found:
             return None
         built = build([(found[0].chunk_id, hit.score)], {found[0].chunk_id: found[0]})
         return built[0] if built else None
 
     return restate
+
+
+def _same_unit(ref: UnitRef, document_id: str, penjelasan: bool) -> list[UnitRow]:
+    """The unit ``ref`` names in another text of its Pasal. A body unit falls back to the
+    whole Pasal (a restatement may number its ayat anew); a Penjelasan only has its
+    counterpart at the same address: an explanation of another part, or of the whole
+    Pasal, would not be what the query matched."""
+    if penjelasan:
+        return named_units(ref, [document_id], penjelasan=True)
+    return named_units(ref, [document_id]) or named_units(UnitRef(ref.pasal), [document_id])
 
 
 def _unique(hits: Sequence[SearchHit]) -> list[SearchHit]:
@@ -155,27 +264,34 @@ def _index(hits: Sequence[SearchHit], on: date) -> _Index | None:
         # A wording from an amending regulation the caller may not see is never quoted.
         visible_t, params = visibility.named_predicate("t")
         visible_a, _same = visibility.named_predicate("a")
-        sql = _VERSIONS_SQL.format(visible_t=visible_t, visible_a=visible_a)
+        sql = _VERSIONS_SQL.format(
+            visible_t=visible_t,
+            visible_a=visible_a,
+            explained=Operation.PENJELASAN.value,
+            applied=InstructionState.APPLIED.value,
+        )
         cursor.execute(sql, {"docs": docs, "numbers": numbers, **params})
         rows = cursor.fetchall()
     if not rows:
         return None
     grouped: dict[tuple[Any, Any], _History] = defaultdict(list)
-    for r in rows:
-        grouped[(r[0], r[6])].append(
-            _Version(
-                target_id=str(r[1]),
-                target_citation=r[2] or "",
-                amending_id=str(r[3]) if r[3] else None,
-                amending_citation=r[4] or "",
-                number=r[5],
-                state=r[7],
-                valid_from=r[8],
-                valid_to=r[9],
-                source=r[10],
-            )
-        )
     index = _Index(on, {}, {})
+    for r in rows:
+        version = _Version(
+            target_id=str(r[1]),
+            target_citation=r[2] or "",
+            amending_id=str(r[3]) if r[3] else None,
+            amending_citation=r[4] or "",
+            number=r[5],
+            state=r[7],
+            valid_from=r[8],
+            valid_to=r[9],
+            source=r[10],
+        )
+        if r[6] is None:
+            _add_explained(index, version, str(r[12]))
+        else:
+            grouped[(r[0], r[6])].append(version)
     for history in grouped.values():
         first = history[0]
         index.of_target[(first.target_id, first.number)] = history
@@ -185,32 +301,64 @@ def _index(hits: Sequence[SearchHit], on: date) -> _Index | None:
     return index
 
 
+def _add_explained(index: _Index, version: _Version, target: str) -> None:
+    """One Penjelasan-only change of ``version.number``: of the ayat its target names
+    ("Pasal 47, Pasal 47 ayat (2), Pasal 47 ayat (3)"), else of the whole Pasal."""
+    mentions = re.findall(rf"Pasal\s+{re.escape(version.number)}\b([^P]*)", target)
+    ayat = frozenset(a for rest in mentions for a in _AYAT_RE.findall(rest))
+    changes = index.explained.setdefault((version.target_id, version.number), [])
+    change = _Explained(replace(version, state=PasalVersionState.AMENDED), ayat)
+    if change not in changes:
+        changes.append(change)
+    if version.amending_id is not None:
+        index.explained_by[(version.amending_id, version.number)] = version.target_id
+
+
+def _with_explanations(history: _History, changes: _History) -> _History:
+    """The wordings of a Pasal as its Penjelasan sees them: each instruction that changed
+    only the Penjelasan is one more wording (of the same text) from its date, which ends
+    the one before; a later restatement ends it in turn."""
+    if not changes:
+        return history
+    merged = sorted(
+        [*history, *changes],
+        key=lambda v: (v.valid_from is not None, v.valid_from or date.min),
+    )
+    ends = [v.valid_from for v in merged[1:]] + [history[-1].valid_to]
+    return [
+        v if v.state == PasalVersionState.DELETED else replace(v, valid_to=end)
+        for v, end in zip(merged, ends, strict=True)
+    ]
+
+
 def _answer(
     hit: SearchHit, index: _Index, include_history: bool, restate: Restate
 ) -> list[SearchHit]:
     pasal = str(hit.unit["pasal"]) if hit.unit else ""
-    restated = index.restated.get((hit.document_id, pasal))
+    explained = index.of_penjelasan(hit) if _is_penjelasan(hit) else None
+    if explained is not None and explained[1] is not None:
+        return _restated(hit, index, include_history, restate, explained[0], explained[1])
+    restated = index.restated.get((hit.document_id, pasal)) if explained is None else None
     if restated is not None:
-        return _restated(hit, index, include_history, *restated)
-    history = index.of_target.get((hit.document_id, pasal))
+        return _restated(hit, index, include_history, restate, *restated)
+    history = explained[0] if explained else index.of_target.get((hit.document_id, pasal))
     if history is None:
         return [hit]
-    current = index.in_force(history)
-    if current == 0 and history[0].state == PasalVersionState.ORIGINAL:
+    if index.in_force(history) == 0 and history[0].state == PasalVersionState.ORIGINAL:
         return [replace(hit, valid_from=_iso(history[0].valid_from))]
-    answers: list[SearchHit] = []
-    wording = history[current] if current is not None else None
-    if wording is not None and wording.amending_id and wording.state != PasalVersionState.DELETED:
-        substitute = restate(hit, wording.amending_id)
-        if substitute is not None:
-            answers += _answer(substitute, index, False, restate)
+    answers = _in_force_instead(hit, index, history, restate)
     if include_history:
         answers.append(replace(hit, in_force=False, valid_from=_iso(history[0].valid_from)))
     return answers
 
 
 def _restated(
-    hit: SearchHit, index: _Index, include_history: bool, history: _History, position: int
+    hit: SearchHit,
+    index: _Index,
+    include_history: bool,
+    restate: Restate,
+    history: _History,
+    position: int,
 ) -> list[SearchHit]:
     version = history[position]
     changed = [c for c in (v.changed_by() for v in history[: position + 1]) if c is not None]
@@ -226,7 +374,25 @@ def _restated(
     )
     if index.in_force(history) == position:
         return [cited]
-    return [replace(cited, in_force=False)] if include_history else []
+    answers = _in_force_instead(hit, index, history, restate)
+    return [*answers, replace(cited, in_force=False)] if include_history else answers
+
+
+def _in_force_instead(
+    hit: SearchHit, index: _Index, history: _History, restate: Restate
+) -> list[SearchHit]:
+    """What a wording not in force gives way to: the same unit in the text that holds the
+    wording in force (the amending law that restates it, or the original itself), cited as
+    current law; nothing when the Pasal is deleted or not yet in force. A Penjelasan gives
+    way too, to the Penjelasan of the same unit in the text in force (:func:`_same_unit`)."""
+    current = index.in_force(history)
+    if current is None or history[current].state == PasalVersionState.DELETED:
+        return []
+    source = history[current].amending_id or history[current].target_id
+    substitute = restate(hit, source) if source != hit.document_id else None
+    if substitute is None:
+        return []
+    return _answer(substitute, index, False, restate)
 
 
 def _iso(value: date | None) -> str | None:

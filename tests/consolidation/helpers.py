@@ -13,6 +13,7 @@ from tests.relations.helpers import ingest_file
 
 CHAINS = CORPUS / "amendments"
 TIPIKOR = ("uu_31_1999_tipikor.md", "uu_20_2001_perubahan_tipikor.md")
+KEPABEANAN = ("uu_10_1995_kepabeanan.md", "uu_17_2006_perubahan_kepabeanan.md")
 JALAN = ("uu_38_2004_jalan.md", "uu_2_2022_perubahan_kedua_jalan.md")
 KUP = (
     "uu_6_1983_kup.md",
@@ -65,8 +66,27 @@ def _new_edition(root: Path, name: str, data: bytes, version: str) -> UUID:
     return result.document_id
 
 
-def amending_tipikor(items: str, *, number: str = "5", year: str = "2003") -> str:
-    """A made-up second amendment of UU 31/1999 whose Pasal I holds ``items``."""
+def amending_tipikor(
+    items: str, *, number: str = "5", year: str = "2003", penjelasan: str = ""
+) -> str:
+    """A made-up second amendment of UU 31/1999 whose Pasal I holds ``items``; with
+    ``penjelasan``, the "Pasal demi Pasal" part of its PENJELASAN (under Pasal I)."""
+    return _amending_body(items, number, year) + (
+        _amending_penjelasan(penjelasan, number, year) if penjelasan else ""
+    )
+
+
+def _amending_penjelasan(items: str, number: str, year: str) -> str:
+    return (
+        f"PENJELASAN\nATAS\nUNDANG-UNDANG REPUBLIK INDONESIA\nNOMOR {number} TAHUN {year}\n"
+        "TENTANG\nPERUBAHAN KEDUA ATAS UNDANG-UNDANG NOMOR 31 TAHUN 1999 TENTANG"
+        " PEMBERANTASAN TINDAK PIDANA KORUPSI\nI. UMUM\nPerubahan ini menyesuaikan rumusan"
+        " delik.\nII. PASAL DEMI PASAL\nPasal I\n"
+        f"{items}\nPasal II\nCukup jelas.\n"
+    )
+
+
+def _amending_body(items: str, number: str, year: str) -> str:
     return (
         f"UNDANG-UNDANG REPUBLIK INDONESIA\nNOMOR {number} TAHUN {year}\nTENTANG\n"
         "PERUBAHAN KEDUA ATAS UNDANG-UNDANG NOMOR 31 TAHUN 1999 TENTANG PEMBERANTASAN"
@@ -96,3 +116,23 @@ def versions() -> set[tuple[str, int, str, str, str | None, str | None]]:
         )
         for v in PasalVersion.objects.select_related("amending_document")
     }
+
+
+# A made-up UU 5/2003 that restates Pasal 5 (and 13) once more, in words of its own, and
+# explains Pasal 5 in its PENJELASAN (ayat (1) in the body's own words, as real ones do).
+RESTATED_AGAIN = (
+    "1. Ketentuan Pasal 5 diubah sehingga berbunyi sebagai berikut:\n"
+    "Pasal 5\n(1) Setiap orang yang menyuap pejabat publik dipidana dengan pidana penjara"
+    " paling lama 7 (tujuh) tahun.\n(2) Pejabat publik yang menerima suap dipidana dengan"
+    " pidana yang sama.\n"
+    "2. Ketentuan Pasal 13 diubah sehingga berbunyi sebagai berikut:\n"
+    "Pasal 13\nSetiap orang yang memberi hadiah kepada pejabat publik karena jabatannya"
+    " dipidana dengan pidana penjara paling lama 3 (tiga) tahun.\n"
+)
+RESTATED_AGAIN_PENJELASAN = (
+    "Angka 1\nPasal 5\nAyat (1)\nSetiap orang yang menyuap pejabat publik dipidana dengan"
+    " pidana penjara paling lama 7 (tujuh) tahun: menyuap pejabat publik mencakup memberi"
+    " dan menjanjikan.\nAyat (2)\nYang dimaksud dengan pejabat publik adalah pegawai negeri"
+    " dan penyelenggara negara menurut peraturan perundang-undangan.\n"
+    "Angka 2\nPasal 13\nCukup jelas.\n"
+)
