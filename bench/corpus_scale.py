@@ -100,11 +100,13 @@ def with_identity(item: Any) -> Any:
 # --- import ----------------------------------------------------------------------------------
 
 
-def raw_engines(document_id: str, texts: list[str], path: Path, tables: Any) -> float:
+def raw_engines(document_id: str, texts: list[str], path: Path, tables: Any) -> tuple[float, float]:
+    """Seconds of the raw engines for one document, and of the embedding among them."""
     import pipeline_breakdown as pb
 
     rows = pb.written_rows(document_id, tables)
-    return pb.raw_text(path, "txt") + pb.raw_encode(texts) + pb.raw_copy(rows, tables)
+    encode = pb.raw_encode(texts)
+    return pb.raw_text(path, "txt") + encode + pb.raw_copy(rows, tables), encode
 
 
 def import_corpus(items: Sequence[Any], raw_sample: int, workers: int) -> dict[str, Any]:
@@ -117,6 +119,7 @@ def import_corpus(items: Sequence[Any], raw_sample: int, workers: int) -> dict[s
     tables = pb.make_scratch_tables()
     results: list[Any] = []
     ratios: list[tuple[float, float]] = []
+    passages: list[tuple[int, float]] = []  # (passages embedded, raw embed seconds) per doc
     rss: dict[str, float] = {"start": rss_mb()}
     started = time.perf_counter()
     for item in items[:raw_sample]:
@@ -124,9 +127,9 @@ def import_corpus(items: Sequence[Any], raw_sample: int, workers: int) -> dict[s
             result = import_item(item, options)
         results.append(result)
         if result.status is ItemStatus.INDEXED and texts:
-            ratios.append(
-                (result.seconds, raw_engines(result.document_id, texts, item.path, tables))
-            )
+            raw, encode = raw_engines(result.document_id, texts, item.path, tables)
+            ratios.append((result.seconds, raw))
+            passages.append((len(texts), encode))
     raw_spent = sum(raw for _imp, raw in ratios)
 
     def seen(_result: Any) -> None:
@@ -144,7 +147,30 @@ def import_corpus(items: Sequence[Any], raw_sample: int, workers: int) -> dict[s
     results += rest
     elapsed = time.perf_counter() - started - raw_spent
     rss["end"] = rss_mb()
-    return {"results": results, "elapsed": elapsed, "ratios": ratios, "rss": rss}
+    return {
+        "results": results,
+        "elapsed": elapsed,
+        "ratios": ratios,
+        "passages": passages,
+        "rss": rss,
+    }
+
+
+def print_projection(report: dict[str, Any], sampled: int, corpus_total: int) -> None:
+    """What the whole folder would take at this run's rate, and what bounds it: the
+    passages embedded per document and the raw engine's rate on them."""
+    elapsed = report["elapsed"]
+    if sampled and sampled < corpus_total:
+        hours = corpus_total / (sampled / elapsed) / 3600
+        print(f"projected for all {corpus_total} files at this rate: {hours:.1f} h")
+    passages = report["passages"]
+    if passages:
+        count = sum(n for n, _s in passages)
+        seconds = sum(s for _n, s in passages)
+        print(
+            f"raw sample: {count / len(passages):.0f} passages embedded per document; the raw "
+            f"embedder alone runs {count / seconds:.1f} passages/s on this machine"
+        )
 
 
 def print_import(report: dict[str, Any], total: int) -> None:
@@ -377,6 +403,7 @@ def main() -> int:
         )
         report = import_corpus(items, args.raw_sample, args.workers)
         print_import(report, len(items))
+        print_projection(report, len(items), len(corpus_items(args.corpus, args.only, None)))
         print_size()
         haystack = quality(f"+{len(items)} docs", questions, tuning, peers=not args.no_peers)
         print_quality([*alone, *haystack], len(questions))
