@@ -70,5 +70,6 @@ def ai_assistants_page(request: HttpRequest) -> HttpResponse:
         "burst": settings.API_RATE_BURST,
         "upload_rate": settings.API_UPLOAD_RATE_LIMIT,
         "upload_burst": settings.API_UPLOAD_RATE_BURST,
+        "concurrency": settings.API_CONCURRENCY or "tanpa batas",
     }
     return render(request, "ingestion/docs/ai_assistants.html", context)
