@@ -63,6 +63,14 @@ JENIS: tuple[Jenis, ...] = (
         False,
         (rf"peraturan\s+pemerintah\s+pengganti\s+{_UU}", r"perpp?u"),
     ),
+    # An emergency law of 1950-1959 ("Undang-undang Darurat No. 7 tahun 1955") is not the
+    # UU of the same number and year; longest forms win, so it is never read as one.
+    Jenis(
+        "Undang-Undang Darurat",
+        "UU Drt",
+        False,
+        (rf"{_UU}\s+darurat", r"uu\s*drt\.?", r"uudrt"),
+    ),
     Jenis("Undang-Undang", "UU", False, (_UU, r"uu")),
     Jenis("Peraturan Pemerintah", "PP", False, (r"peraturan\s+pemerintah", r"pp")),
     Jenis("Peraturan Presiden", "Perpres", False, (r"peraturan\s+presiden", r"perpres")),

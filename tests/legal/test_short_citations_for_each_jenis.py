@@ -11,6 +11,8 @@ PARTS: list[tuple[tuple[object, object, object, str | None], str | None]] = [
     (("Undang-Undang", "13", "2003", None), "UU 13/2003"),
     (("UU", 13, 2003, None), "UU 13/2003"),
     (("Peraturan Pemerintah Pengganti Undang-Undang", "2", "2022", None), "Perppu 2/2022"),
+    (("Undang-Undang Darurat", "7", "1955", None), "UU Drt 7/1955"),
+    (("Undang-undang Darurat", "12", "1951", None), "UU Drt 12/1951"),
     (("Peraturan Pemerintah", "34", "2021", None), "PP 34/2021"),
     (("Peraturan Presiden", "60", "2019", None), "Perpres 60/2019"),
     (("Peraturan Menteri", "5", "2021", "Ketenagakerjaan"), "Permenaker 5/2021"),

@@ -207,3 +207,18 @@ def test_without_a_closing_bab_the_last_articles_are_the_closing_provisions(
     )
     own = parse_regulation("PERATURAN BUPATI PINRANG NOMOR 2 TAHUN 2024")
     assert found(regulation, chunked, own) == {("repeals", "Perbup Pinrang 1/2019")}
+
+
+def test_an_emergency_law_repealed_is_not_the_uu_of_the_same_number(chunked: Chunked) -> None:
+    """ "Undang-undang Darurat No. 7 tahun 1955" is a law of its own (UU Drt 7/1955): read as
+    UU 7/1955 it would repeal, and hide, a law still in force."""
+    regulation = Regulation(
+        heading="UNDANG-UNDANG REPUBLIK INDONESIA\nNOMOR 3 TAHUN 1960",
+        closing=(
+            "Undang-undang Darurat No. 7 tahun 1955 tentang Pengusutan dicabut dan dinyatakan"
+            " tidak berlaku.",
+            "Undang-undang ini mulai berlaku pada tanggal diundangkan.",
+        ),
+    )
+    own = RegulationRef("Undang-Undang", "3", "1960")
+    assert found(regulation, chunked, own) == {("repeals", "UU Drt 7/1955")}
