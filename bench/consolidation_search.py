@@ -10,7 +10,10 @@ today), a query made of a distinctive phrase of its wording in force — the 12-
 window of rarest words across the chain's Pasal — and reports:
 
 - the share whose first result cites the amended regulation's unit (``UU 31/1999 Pasal 5
-  …``) with ``consolidated: true`` (goal ≥ 0.95);
+  …``) with ``consolidated: true`` (goal ≥ 0.95), over every such Pasal and over those whose
+  phrase is distinctive: found in no other Pasal's wording of any regulation indexed (near
+  twins such as Tipikor Pasal 11 and 12 share every 12-word window of the rarest words, and
+  no search can tell which of them a shared phrase means);
 - how often the replaced wording (the original's Pasal, or a superseded restatement) comes
   first as current law, for those queries and for queries made from the replaced wording
   itself (goal 0);
@@ -63,6 +66,8 @@ class ChainFigures:
     replaced_first: int = 0
     old_queries: int = 0
     old_replaced_first: int = 0
+    distinct_queries: int = 0
+    distinct_cited: int = 0
     ingest_s: list[float] = field(default_factory=list)
     consolidation_s: list[float] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
@@ -147,18 +152,39 @@ def _ingest(path: Path) -> tuple[str, float]:
     return str(result.document_id), took
 
 
-def _phrase(text: str, df: Counter[str], documents: int) -> str:
+def _phrase(
+    text: str, df: Counter[str], documents: int, others: Sequence[str] = ()
+) -> tuple[str, bool]:
     """The window of ``PHRASE_WORDS`` words that weighs most by IDF over the chain's Pasal
-    wordings (its rarest words: what tells this Pasal from its neighbours)."""
+    wordings (its rarest words: what tells this Pasal from its neighbours), preferring one
+    found in none of ``others`` (normalised wordings of every other Pasal); the flag says
+    whether the phrase is distinctive in that sense."""
     words = text.split()
     if len(words) <= PHRASE_WORDS:
-        return " ".join(words)
+        phrase = " ".join(words)
+        return phrase, not any(_normal(phrase) in other for other in others)
     weights = [math.log(documents / max(df[_key(w)], 1)) for w in words]
-    best = max(
+    ranked = sorted(
         range(len(words) - PHRASE_WORDS + 1),
-        key=lambda i: (sum(weights[i : i + PHRASE_WORDS]), -i),
+        key=lambda i: (-sum(weights[i : i + PHRASE_WORDS]), i),
     )
-    return " ".join(words[best : best + PHRASE_WORDS])
+    for start in ranked:
+        phrase = " ".join(words[start : start + PHRASE_WORDS])
+        if not any(_normal(phrase) in other for other in others):
+            return phrase, True
+    return " ".join(words[ranked[0] : ranked[0] + PHRASE_WORDS]), False
+
+
+def _normal(text: str) -> str:
+    return " " + " ".join(_key(w) for w in text.split()) + " "
+
+
+def _other_wordings(document_id: str, number: str) -> list[str]:
+    """Every stored Pasal wording but those of ``number`` in ``document_id``."""
+    from ingestion.models import PasalVersion
+
+    rows = PasalVersion.objects.values_list("document_id", "number", "text")
+    return [_normal(t) for d, n, t in rows if (str(d), n) != (document_id, number)]
 
 
 def _key(word: str) -> str:
@@ -203,20 +229,26 @@ def _run_chain(chain: ChainLike, limit: int | None) -> ChainFigures:
         if last.state not in ("amended", "inserted") or last.valid_to is not None:
             continue
         figures.queries += 1
-        hit = _first(_phrase(last.text, df, len(versions)))
+        phrase, distinct = _phrase(
+            last.text, df, len(versions), _other_wordings(target_id, last.number)
+        )
+        figures.distinct_queries += distinct
+        hit = _first(phrase)
         if hit is None:
             figures.misses.append(f"Pasal {last.number}: no result")
             continue
         unit = f"{target.citation} Pasal {last.number}"
         cited = hit.consolidated and (hit.citation == unit or hit.citation.startswith(unit + " "))
         figures.cited += cited
+        figures.distinct_cited += cited and distinct
         if not cited:
-            figures.misses.append(f"Pasal {last.number}: {hit.citation}")
+            shared = "" if distinct else " (phrase shared with another Pasal)"
+            figures.misses.append(f"Pasal {last.number}: {hit.citation}{shared}")
         figures.replaced_first += _is_replaced(hit, target_id, superseded)
         old = history[0]
         if old.state == "original" and old.text.strip():
             figures.old_queries += 1
-            old_hit = _first(_phrase(old.text, df, len(versions)))
+            old_hit = _first(_phrase(old.text, df, len(versions))[0])
             figures.old_replaced_first += _is_replaced(old_hit, target_id, superseded)
     return figures
 
@@ -239,7 +271,7 @@ def main(chains: Sequence[ChainLike], *, limit: int | None = None, e5: bool = Fa
     print("\nsearch over the consolidated chains (first result; loaded machine, 2 cores)")
     print(
         f"{'chain':22} {'queries':>7} {'cited':>6} {'share':>6} {'replaced 1st':>12}"
-        f" {'old-q':>6} {'old 1st':>7} {'added ingest':>12}"
+        f" {'old-q':>6} {'old 1st':>7} {'added ingest':>12} {'distinct':>8} {'share':>6}"
     )
     total = ChainFigures("total")
     for chain in chains:
@@ -252,11 +284,20 @@ def main(chains: Sequence[ChainLike], *, limit: int | None = None, e5: bool = Fa
             f"{figures.name[:22]:22} {figures.queries:>7} {figures.cited:>6}"
             f" {_share(figures.cited, figures.queries):>6} {figures.replaced_first:>12}"
             f" {figures.old_queries:>6} {figures.old_replaced_first:>7}"
-            f" {max(added, default=0.0):>11.1%}"
+            f" {max(added, default=0.0):>11.1%} {figures.distinct_queries:>8}"
+            f" {_share(figures.distinct_cited, figures.distinct_queries):>6}"
         )
-        for miss in figures.misses[:5]:
+        for miss in figures.misses[:8]:
             print(f"    miss {miss}")
-        for name in ("queries", "cited", "replaced_first", "old_queries", "old_replaced_first"):
+        for name in (
+            "queries",
+            "cited",
+            "replaced_first",
+            "old_queries",
+            "old_replaced_first",
+            "distinct_queries",
+            "distinct_cited",
+        ):
             setattr(total, name, getattr(total, name) + getattr(figures, name))
         total.ingest_s += figures.ingest_s
         total.consolidation_s += figures.consolidation_s
@@ -265,9 +306,11 @@ def main(chains: Sequence[ChainLike], *, limit: int | None = None, e5: bool = Fa
     print(
         f"{'total':22} {total.queries:>7} {total.cited:>6} {_share(total.cited, total.queries):>6}"
         f" {total.replaced_first:>12} {total.old_queries:>6} {total.old_replaced_first:>7}"
-        f" {spent / max(rest, 1e-9):>11.1%}"
+        f" {spent / max(rest, 1e-9):>11.1%} {total.distinct_queries:>8}"
+        f" {_share(total.distinct_cited, total.distinct_queries):>6}"
     )
     print(
+        "distinct: queries whose phrase is in no other Pasal's wording, and their share; "
         f"goals: share ≥ {GOAL_SHARE}, replaced first = 0, consolidation adds ≤ {GOAL_ADDED:.0%}"
         " of an amending regulation's ingest"
     )
