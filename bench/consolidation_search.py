@@ -320,6 +320,9 @@ def _cli() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, help="amended Pasal queried per chain")
     parser.add_argument("--e5", action="store_true", help="embed with the configured model")
+    parser.add_argument(
+        "--chain", action="append", help="only the chains whose name starts with this (repeatable)"
+    )
     args = parser.parse_args()
     # The chain table is bench/consolidation.py's; it is a script, loaded by its path.
     spec = importlib.util.spec_from_file_location(
@@ -329,7 +332,10 @@ def _cli() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
-    main(module.chains(module.DEFAULT_CORPUS), limit=args.limit, e5=args.e5)
+    chains = module.chains(module.DEFAULT_CORPUS)
+    if args.chain:
+        chains = [c for c in chains if any(c.name.startswith(p) for p in args.chain)]
+    main(chains, limit=args.limit, e5=args.e5)
 
 
 if __name__ == "__main__":
