@@ -14,6 +14,7 @@ $(BIN)/python:
 # Reinstall only when the dependency list changes.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	$(BIN)/python scripts/quantize_ocr.py || echo "int8 OCR detector not built: the float one is used"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -21,6 +22,7 @@ install: $(STAMP)
 # An operator's `make run` needs the runtime dependencies only, not the test/lint extras.
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python scripts/quantize_ocr.py || echo "int8 OCR detector not built: the float one is used"
 	touch $(RUN_STAMP)
 
 run: $(RUN_STAMP)

@@ -5,6 +5,8 @@ Run from the repository root (about 3-6 minutes on 2 cores with the defaults):
     .venv/bin/python bench/ocr.py [--pages 6] [--bad-cer 0.05] [--dump lines.jsonl]
     .venv/bin/python bench/ocr.py --from-dump lines.jsonl   # re-score without OCR
     .venv/bin/python bench/ocr.py --peers-only [--corpus-pages 17]  # beside Tesseract only
+    .venv/bin/python bench/ocr.py --peers-only --det-model D.onnx [--rec-model R.onnx]
+        # adds a row for those model files beside the default ones, in the same run
 
 The run ends with one table of our engine beside Tesseract (``tesseract -l ind``, from
 ``make system-deps``) on the same pages: CER on synthetic held-out pages and s/page on the
@@ -58,6 +60,16 @@ def engine_choice(args: argparse.Namespace) -> SessionChoice:
     )
 
 
+def model_files(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
+    """--det-model/--rec-model: the full run reads with them; --peers-only adds a row."""
+    return args.det_model, args.rec_model
+
+
+def model_label(models: tuple[Path | None, Path | None]) -> str:
+    det, rec = models
+    return f"det={det.stem if det else 'float'} rec={rec.stem if rec else 'float'}"
+
+
 def cpu_line(choice: SessionChoice | None = None) -> str:
     """The CPU model and its vector flags, printed beside every figure (issue #24)."""
     model, flags = "unknown CPU", set()
@@ -89,14 +101,16 @@ def cpu_line(choice: SessionChoice | None = None) -> str:
 
 
 def run_ocr(
-    pages: int, choice: SessionChoice | None = None
+    pages: int,
+    choice: SessionChoice | None = None,
+    models: tuple[Path | None, Path | None] = (None, None),
 ) -> tuple[list[ScoredLine], list[dict[str, object]]]:
     from PIL import Image
 
     from ingestion.pipeline.ocr.images import MIN_INK, MIN_PAGE_CHARS, PageImage, ink_share
     from ingestion.pipeline.ocr.local import LocalOcrEngine
 
-    engine = LocalOcrEngine(options=choice)
+    engine = LocalOcrEngine(options=choice, det_model=models[0], rec_model=models[1])
     sources = split_sources()
     lines: list[ScoredLine] = []
     page_rows: list[dict[str, object]] = []
@@ -258,6 +272,8 @@ def main() -> None:
     parser.add_argument("--no-arena", action="store_true", help="no ORT CPU memory arena")
     parser.add_argument("--max-side", type=int, help="long side of the detector's input, px")
     parser.add_argument("--rec-batch", type=int, help="text lines per recogniser run")
+    parser.add_argument("--det-model", type=Path, help="another detector model file (int8, say)")
+    parser.add_argument("--rec-model", type=Path, help="another recogniser model file")
     args = parser.parse_args()
     started = time.monotonic()
     print(cpu_line(engine_choice(args)))
@@ -267,7 +283,7 @@ def main() -> None:
     if args.from_dump:
         lines, page_rows = load_dump(args.from_dump)
     else:
-        lines, page_rows = run_ocr(args.pages, engine_choice(args))
+        lines, page_rows = run_ocr(args.pages, engine_choice(args), model_files(args))
         if args.dump:
             save_dump(args.dump, lines, page_rows)
     report(lines, page_rows, args.bad_cer)
@@ -286,7 +302,9 @@ def peers(args: argparse.Namespace) -> None:
         print("\n(tesseract with the 'ind' language is not installed: make system-deps)")
         return
     choice = engine_choice(args)
-    print_table(compare(args.peer_pages, args.corpus_pages, args.peer_levels, choice))
+    models = model_files(args)
+    variants = [(model_label(models), models)] if any(models) else []
+    print_table(compare(args.peer_pages, args.corpus_pages, args.peer_levels, choice, variants))
     print(cpu_line(choice))
 
 

@@ -20,7 +20,7 @@ import shutil
 import statistics
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,11 +72,13 @@ def tesseract_read(png: bytes) -> tuple[str, float, float]:
     return out.stdout.decode("utf-8", "replace"), time.perf_counter() - wall0, _child_cpu() - cpu0
 
 
-def ours_reader(choice: SessionChoice | None = None) -> Reader:
+def ours_reader(
+    choice: SessionChoice | None = None, models: tuple[Path | None, Path | None] = (None, None)
+) -> Reader:
     from ingestion.pipeline.ocr.images import PageImage
     from ingestion.pipeline.ocr.local import LocalOcrEngine
 
-    engine = LocalOcrEngine(options=choice)
+    engine = LocalOcrEngine(options=choice, det_model=models[0], rec_model=models[1])
 
     def read(png: bytes, dpi: int) -> tuple[str, float, float]:
         cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -110,39 +112,47 @@ def corpus_pages(limit: int) -> list[tuple[Path, int]]:
 
 
 def compare(
-    synthetic_pages: int, corpus_limit: int, levels: int, choice: SessionChoice | None = None
+    synthetic_pages: int,
+    corpus_limit: int,
+    levels: int,
+    choice: SessionChoice | None = None,
+    variants: Sequence[tuple[str, tuple[Path | None, Path | None]]] = (),
 ) -> list[EngineRow]:
+    """Ours, each variant (other det/rec model files), then Tesseract, page by page."""
     from ingestion.pipeline.parse import render_page_png
 
-    ours = ours_reader(choice)
-    rows = [EngineRow("ours (RapidOCR PP-OCRv6)"), EngineRow(f"tesseract -l {TESSERACT_LANG}")]
+    readers = [ours_reader(choice)] + [ours_reader(choice, models) for _, models in variants]
+    readers.append(tesseract_read_at)
+    rows = [EngineRow("ours (RapidOCR PP-OCRv6)")]
+    rows += [EngineRow(f"ours {name}") for name, _ in variants]
+    rows.append(EngineRow(f"tesseract -l {TESSERACT_LANG}"))
     sources = split_sources()["report"]
     for level in LEVELS[:levels]:
         for i in range(synthetic_pages):
             page = make_page(sources, level, seed=2 * 100_003 + i * 7919)
             truth = "\n".join(line.text for line in page.truth)
             png = _png(page.image)
-            for row, text in zip(rows, _both(ours, png, level.dpi), strict=True):
+            for row, text in zip(rows, _all(readers, png, level.dpi), strict=True):
                 row.cer.setdefault(level.name, []).append(cer(text, truth))
     for path, number in corpus_pages(corpus_limit):
         png = render_page_png(path, number, CORPUS_DPI)
-        for row, (text, wall, cpu) in zip(rows, _both_timed(ours, png, CORPUS_DPI), strict=True):
+        for row, (text, wall, cpu) in zip(rows, _all_timed(readers, png, CORPUS_DPI), strict=True):
             row.wall.append(wall)
             row.cpu.append(cpu)
             row.quality.append(page_quality(text.splitlines()))
     return rows
 
 
-def _both_timed(
-    ours: Callable[[bytes, int], tuple[str, float, float]], png: bytes, dpi: int
-) -> list[tuple[str, float, float]]:
-    return [ours(png, dpi), tesseract_read(png)]
+def tesseract_read_at(png: bytes, dpi: int) -> tuple[str, float, float]:
+    return tesseract_read(png)
 
 
-def _both(
-    ours: Callable[[bytes, int], tuple[str, float, float]], png: bytes, dpi: int
-) -> list[str]:
-    return [text for text, _wall, _cpu in _both_timed(ours, png, dpi)]
+def _all_timed(readers: Sequence[Reader], png: bytes, dpi: int) -> list[tuple[str, float, float]]:
+    return [read(png, dpi) for read in readers]
+
+
+def _all(readers: Sequence[Reader], png: bytes, dpi: int) -> list[str]:
+    return [text for text, _wall, _cpu in _all_timed(readers, png, dpi)]
 
 
 def print_table(rows: list[EngineRow]) -> None:

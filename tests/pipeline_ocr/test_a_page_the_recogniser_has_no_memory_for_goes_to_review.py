@@ -70,5 +70,7 @@ def test_a_page_over_the_memory_cap_is_a_zero_confidence_marker_sent_to_review(
 def test_the_same_page_under_a_sufficient_cap_is_read(tmp_path: Path) -> None:
     png = tmp_path / "page.png"
     png.write_bytes(full_page())
-    lines, _log = read_in_child(png, limit_mb=512)
+    # The int8 detector's arena needs 640-768 MB for this page (the float one under 512),
+    # though the process peaks lower uncapped (docs/decisions.md, int8 detector).
+    lines, _log = read_in_child(png, limit_mb=1024)
     assert "Pemerintah Aceh" in "\n".join(line.text for line in lines)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -79,6 +80,26 @@ class PageReading:
     tall_share: float = 0.0  # share of lines taller than wide: the page lies on its side
 
 
+def int8_dir() -> Path:
+    """Where ``scripts/quantize_ocr.py`` (run by ``make install``) leaves the int8 models.
+
+    Inside the virtualenv: the int8 model belongs to the float model of the rapidocr wheel
+    installed there, and a new venv builds its own.
+    """
+    return Path(sys.prefix) / "share" / "aceh-rag" / "ocr"
+
+
+def int8_det_model(models: Path | None = None) -> Path:
+    """The int8 detector built from the wheel's float one, named by the float file's digest.
+
+    A rapidocr upgrade that changes the float model thus leaves no stale int8 model in use:
+    the name no longer matches, the file is "missing", and the float model is used.
+    """
+    float_model = (models or model_dir()) / DET_MODEL
+    digest = hashlib.sha256(float_model.read_bytes()).hexdigest()[:12]
+    return int8_dir() / f"{Path(DET_MODEL).stem}.{digest}.int8.onnx"
+
+
 def model_dir() -> Path:
     # Imported here: RapidOCR loads ONNX runtime; gateway installs never need it.
     import rapidocr
@@ -118,9 +139,10 @@ def build_rapidocr(
     }
     ocr = RapidOCR(params=params)
     # RapidOCR builds its sessions lazily; build them now and swap in ours.
-    # ``det_model``/``rec_model`` (a quantised model, say) fall back to the wheel's float ones.
+    # The detector is the int8 one by default (docs/decisions.md, issue #24); either model
+    # given here (or the int8 one) falls back to the wheel's float one if it fails to load.
     ocr._load_det_model().session.session = ort_session(
-        det_model or models / DET_MODEL, choice, fallback=models / DET_MODEL
+        det_model or int8_det_model(models), choice, fallback=models / DET_MODEL
     )
     ocr._load_rec_model().session.session = ort_session(
         rec_model or models / REC_MODEL, choice, fallback=models / REC_MODEL
@@ -211,6 +233,9 @@ def ort_session(model: Path, choice: SessionChoice, *, fallback: Path | None = N
     if choice.memory_limit_mb:
         _share_capped_arena(choice.memory_limit_mb)
         options.add_session_config_entry("session.use_env_allocators", "1")
+    if fallback is not None and not model.is_file():
+        log.warning("ocr_local: model %s is missing; using %s", model, fallback.name)
+        return ort.InferenceSession(str(fallback), options, providers=["CPUExecutionProvider"])
     try:
         return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf/NoSuchFile types
