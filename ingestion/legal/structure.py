@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ingestion.legal.amendments.read import MAX_JUMP, opens_instruction
 from ingestion.legal.units import Address, ayat_of
 from ingestion.pipeline.base import Block, BlockKind
 
@@ -117,6 +118,11 @@ class LegalBuilder:
         self.prev_line = ""
         # The ayat numbers of the current Pasal while a line's markers are being accepted.
         self.line_ayats: list[str] | None = None
+        # An amending regulation's instructions: the section holding them (its Pasal I, or
+        # an omnibus law's Pasal 81), the headers in force there, the last number read.
+        self.instructions: Section | None = None
+        self.instruction_headers: tuple[str | None, str | None, str | None] = (None, None, None)
+        self.instruction_no = 0
 
     # -- structure state -----------------------------------------------------------------
 
@@ -329,6 +335,8 @@ class LegalBuilder:
             else:
                 self._add_atom(atom)
         elif kind in {"huruf", "angka", "penj_huruf"}:
+            if kind == "angka" and self._is_instruction(match, text):
+                self._return_to_instructions(int(match.group("angka_no")))
             self._item(kind, match, atom)
         elif kind == "penjelasan":
             self.penjelasan = True
@@ -351,6 +359,39 @@ class LegalBuilder:
             self.lampiran = f"LAMPIRAN {number}" if number else "LAMPIRAN"
             self._open([self.lampiran], "lampiran")
             self._add_atom(atom)
+
+    # -- amending instructions ----------------------------------------------------------
+
+    def _is_instruction(self, match: re.Match[str], text: str) -> bool:
+        """An amending regulation's next numbered instruction ("60. Ketentuan Pasal 57
+        diubah …"): it opens as the instruction reader knows instructions open, and its
+        number follows the last instruction's (OCR may lose a few)."""
+        if self.penjelasan or self.lampiran:
+            return False
+        step = int(match.group("angka_no")) - self.instruction_no
+        rest = text[match.end() - match.start() :]
+        return 0 < step <= MAX_JUMP and opens_instruction(rest)
+
+    def _return_to_instructions(self, number: int) -> None:
+        """An instruction ends the Pasal restated before it: its text goes back to the
+        section that holds the instructions, never into the restated Pasal as an angka."""
+        section = self._current()
+        home = self.instructions or self._first_home(section, number)
+        if home is section:
+            self.instructions = section
+            self.instruction_headers = (self.bab, self.bagian, self.paragraf)
+        else:
+            self.bab, self.bagian, self.paragraf = self.instruction_headers
+            self.instructions = self._open(list(home.path), home.kind)
+        self.instruction_no = number
+
+    def _first_home(self, section: Section, number: int) -> Section:
+        """Where the instructions stand: the section of instruction 1 (an omnibus law's
+        Pasal 81, or the Pembukaan that holds an unread "Pasal I"). When OCR lost the first
+        numbers, the section at hand is a restated Pasal, so the Pembukaan is."""
+        if number == 1 or section.kind != "pasal":
+            return section
+        return next((s for s in self.sections if s.kind == "pembukaan"), section)
 
     # -- input ---------------------------------------------------------------------------
 

@@ -465,7 +465,7 @@ def _item_starts(section: str) -> list[tuple[int, int]]:
         head = section[match.end() : match.end() + 300]
         if not _VERB_RE.search(_first_sentence(head)):
             continue
-        strong = bool(_KEYWORD_RE.match(head))
+        strong = opens_instruction(head)
         if not match.group(0).rstrip().endswith(".") and not strong:
             continue
         number = _item_number(match.group("n"))
@@ -509,6 +509,18 @@ def _pick(candidates: _Candidates, expected: int, position: int) -> tuple[int, i
             if weak is not None and weak < limit:
                 return number, weak
     return None
+
+
+def opens_instruction(text: str) -> bool:
+    """Whether an item's text opens as an instruction does: a unit word first ("Ketentuan",
+    "Di antara", "Pasal 16", "Bab V", "Penjelasan" …) and an amending verb in its first
+    sentence ("diubah", "disisipkan", "dihapus", "ditambah", "tetap" …).
+
+    The one home of these forms: the structure grammar asks it too, so an instruction line
+    is never read as an angka of the Pasal it follows (:mod:`ingestion.legal.structure`).
+    """
+    head = text[:300]
+    return bool(_KEYWORD_RE.match(head)) and bool(_VERB_RE.search(_first_sentence(head)))
 
 
 def _first_sentence(text: str) -> str:
