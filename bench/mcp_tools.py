@@ -116,14 +116,23 @@ def load_chain() -> str:
     return first
 
 
-def serve(rate: str) -> tuple[str, subprocess.Popen[bytes]]:
+def serve(
+    rate: str, workers: int = 1, redis_url: str | None = None
+) -> tuple[str, subprocess.Popen[bytes]]:
     """The ASGI app in its own process (one uvicorn worker, as gunicorn runs it), so the
-    load generator never shares its interpreter."""
+    load generator never shares its interpreter. With ``workers`` > 1 it is gunicorn with
+    the deployed configuration (``docker/gunicorn.conf.py``) and the budgets and slots in
+    the shared Redis at ``redis_url``, as the compose stack runs it."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     env = {**os.environ, "API_RATE_LIMIT": rate}
     command = [sys.executable, "-m", "uvicorn", "aceh_rag.asgi:application", "--port", str(port)]
+    if workers > 1:
+        env |= {"WEB_CONCURRENCY": str(workers), "BIND": f"127.0.0.1:{port}"}
+        env |= {"REDIS_URL": redis_url} if redis_url else {}
+        conf = ["-c", "docker/gunicorn.conf.py", "--access-logfile", "/dev/null"]
+        command = [sys.executable, "-m", "gunicorn", "aceh_rag.asgi:application", *conf]
     log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-mcp-server-{port}.log", "wb")
     process = subprocess.Popen(
         [*command, "--log-level", "error"], cwd=REPO, env=env, stdout=log, stderr=log
@@ -132,11 +141,29 @@ def serve(rate: str) -> tuple[str, subprocess.Popen[bytes]]:
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return f"http://127.0.0.1:{port}", process
+                break
         except OSError:
             time.sleep(0.2)
-    process.kill()
-    raise SystemExit("the server did not start")
+    else:
+        process.kill()
+        raise SystemExit("the server did not start")
+    url = f"http://127.0.0.1:{port}"
+    _warm(url, workers)
+    return url, process
+
+
+def _warm(url: str, workers: int) -> None:
+    """Every worker has loaded the app (a queued first call would count as 'alone')."""
+    deadline = time.monotonic() + 120
+    fast = 0
+    while fast < 5 * workers and time.monotonic() < deadline:
+        started = time.perf_counter()
+        try:
+            ok = httpx.get(f"{url}/healthz", timeout=60).status_code == 200
+        except httpx.TransportError:
+            ok = False
+        fast = fast + 1 if ok and time.perf_counter() - started < 0.2 else 0
+        time.sleep(0.05)
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -303,6 +330,12 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=30, help="timed calls per side")
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load phase")
     parser.add_argument("--rate", default="10/second", help="API_RATE_LIMIT of the load phase")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="web workers of the load phase; > 1: gunicorn as deployed, with a shared Redis",
+    )
     args = parser.parse_args()
     setup_django(args.database_url)
     import logging
@@ -315,13 +348,29 @@ def main() -> int:
         asyncio.run(latency(url, issue("bench-latency"), document_id, args.calls))
     finally:
         stop(server)
-    url, server = serve(args.rate)
-    print(f"load phase: API_RATE_LIMIT={args.rate}, burst {os.environ.get('API_RATE_BURST', 30)}")
+    redis = _redis(args.workers)
+    url, server = serve(args.rate, args.workers, redis.url if redis else None)
+    print(
+        f"load phase: API_RATE_LIMIT={args.rate}, burst {os.environ.get('API_RATE_BURST', 30)},"
+        f" {args.workers} web worker(s){' sharing Redis' if redis else ''}"
+    )
     try:
         asyncio.run(fairness(url, issue("bench-a"), issue("bench-b"), args.seconds))
     finally:
         stop(server)
+        if redis:
+            redis.stop()
     return 0
+
+
+def _redis(workers: int) -> Any:
+    if workers <= 1:
+        return None
+    import tempfile
+
+    from scripts.services import start_redis
+
+    return start_redis(Path(tempfile.mkdtemp(prefix="bench-mcp-redis-")))
 
 
 if __name__ == "__main__":
