@@ -45,3 +45,10 @@ def tipikor_restated_twice(store_dir: Path) -> tuple[str, str, str]:
     text = amending_tipikor(RESTATED_AGAIN, penjelasan=RESTATED_AGAIN_PENJELASAN)
     second = ingest(store_dir, "uu_5_2003_perubahan_kedua_tipikor.md", text)
     return original, first, str(second)
+
+
+@pytest.fixture
+def tipikor(store_dir: Path) -> tuple[str, str]:
+    """UU 31/1999 and its amendment UU 20/2001 (document ids), through the pipeline."""
+    original, amending = (str(ingest(store_dir, name)) for name in TIPIKOR)
+    return original, amending

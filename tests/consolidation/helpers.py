@@ -8,8 +8,11 @@ from uuid import UUID
 import pytest
 
 from ingestion.models import PasalVersion
+from ingestion.search.query import SearchHit
+from ingestion.search.service import SearchQuery, search
 from tests.corpus import CORPUS
 from tests.relations.helpers import ingest_file
+from tests.search.helpers import fresh_term_stats
 
 CHAINS = CORPUS / "amendments"
 TIPIKOR = ("uu_31_1999_tipikor.md", "uu_20_2001_perubahan_tipikor.md")
@@ -136,3 +139,9 @@ RESTATED_AGAIN_PENJELASAN = (
     " dan penyelenggara negara menurut peraturan perundang-undangan.\n"
     "Angka 2\nPasal 13\nCukup jelas.\n"
 )
+
+
+def search_fresh(text: str, **options: object) -> list[SearchHit]:
+    """The first ten hits, with term statistics read afresh (the test just indexed)."""
+    with fresh_term_stats():
+        return search(SearchQuery(text=text, limit=10, **options)).results  # type: ignore[arg-type]

@@ -9,10 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ingestion.search.query import SearchHit
-from ingestion.search.service import SearchQuery, search
-from tests.consolidation.helpers import KEPABEANAN, ingest
-from tests.search.helpers import fresh_term_stats
+from tests.consolidation.helpers import KEPABEANAN, ingest, search_fresh
 
 pytestmark = pytest.mark.django_db
 
@@ -22,14 +19,9 @@ BODY_WORDING = (
 )
 
 
-def _search(text: str) -> list[SearchHit]:
-    with fresh_term_stats():
-        return search(SearchQuery(text=text, limit=10)).results
-
-
 def test_the_restated_body_comes_before_its_penjelasan(store_dir: Path) -> None:
     _original, amending = (str(ingest(store_dir, name)) for name in KEPABEANAN)
-    hits = _search(BODY_WORDING)
+    hits = search_fresh(BODY_WORDING)
     cited = [h.citation for h in hits]
     assert hits[0].document_id == amending, cited
     assert hits[0].citation == "UU 10/1995 Pasal 75 ayat (1)", cited

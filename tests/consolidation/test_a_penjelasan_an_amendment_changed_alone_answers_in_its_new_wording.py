@@ -5,14 +5,10 @@ ayat (1), which no instruction touches, stays as it was."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ingestion.search.query import SearchHit
-from ingestion.search.service import SearchQuery, search
-from tests.consolidation.helpers import TIPIKOR, ingest
-from tests.search.helpers import fresh_term_stats
+from tests.consolidation.helpers import search_fresh
 
 pytestmark = pytest.mark.django_db
 
@@ -21,17 +17,6 @@ OLD_AYAT_2 = (
     " tersebut dilakukan pada waktu negara dalam keadaan bahaya"
 )
 UNTOUCHED_AYAT_1 = "mencakup perbuatan melawan hukum dalam arti formil maupun dalam arti materiil"
-
-
-@pytest.fixture
-def tipikor(store_dir: Path) -> tuple[str, str]:
-    original, amending = (str(ingest(store_dir, name)) for name in TIPIKOR)
-    return original, amending
-
-
-def _search(text: str, **options: object) -> list[SearchHit]:
-    with fresh_term_stats():
-        return search(SearchQuery(text=text, limit=10, **options)).results  # type: ignore[arg-type]
 
 
 def _old_explanation_of_pasal_2(hits: list[SearchHit], original: str) -> list[SearchHit]:
@@ -47,7 +32,7 @@ def test_the_new_explanation_answers_cited_as_the_amended_regulations(
     tipikor: tuple[str, str],
 ) -> None:
     original, amending = tipikor
-    hits = _search(OLD_AYAT_2)
+    hits = search_fresh(OLD_AYAT_2)
     assert _old_explanation_of_pasal_2(hits, original) == []
     top = hits[0]
     assert top.document_id == amending, [h.citation for h in hits]
@@ -60,13 +45,13 @@ def test_with_history_the_old_explanation_is_kept_marked_not_in_force(
     tipikor: tuple[str, str],
 ) -> None:
     original, _amending = tipikor
-    old = _old_explanation_of_pasal_2(_search(OLD_AYAT_2, include_history=True), original)
+    old = _old_explanation_of_pasal_2(search_fresh(OLD_AYAT_2, include_history=True), original)
     assert old and all(h.in_force is False for h in old)
 
 
 def test_the_untouched_explanation_of_ayat_1_stays_current(tipikor: tuple[str, str]) -> None:
     original, _amending = tipikor
-    hits = _search(UNTOUCHED_AYAT_1)
+    hits = search_fresh(UNTOUCHED_AYAT_1)
     kept = [h for h in hits if h.unit_label == "Penjelasan Pasal 2 ayat (1)"]
     assert kept and kept[0].document_id == original, [h.citation for h in hits]
     assert kept[0].in_force is not False and not kept[0].consolidated

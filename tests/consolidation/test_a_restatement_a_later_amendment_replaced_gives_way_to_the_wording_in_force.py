@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.search.query import SearchHit
-from ingestion.search.service import SearchQuery, search
-from tests.search.helpers import fresh_term_stats
+from tests.consolidation.helpers import search_fresh
 
 pytestmark = pytest.mark.django_db
 
@@ -19,16 +17,11 @@ WORDING_OF_2001 = (
 )
 
 
-def _search(text: str, **options: object) -> list[SearchHit]:
-    with fresh_term_stats():
-        return search(SearchQuery(text=text, limit=10, **options)).results  # type: ignore[arg-type]
-
-
 def test_the_replaced_restatement_gives_way_to_the_restatement_in_force(
     tipikor_restated_twice: tuple[str, str, str],
 ) -> None:
     _original, first, second = tipikor_restated_twice
-    hits = _search(WORDING_OF_2001)
+    hits = search_fresh(WORDING_OF_2001)
     assert hits[0].document_id == second, [h.citation for h in hits]
     assert hits[0].consolidated is True
     assert hits[0].citation is not None and hits[0].citation.startswith("UU 31/1999 Pasal 5")
@@ -41,7 +34,7 @@ def test_with_history_the_replaced_restatement_follows_marked_not_in_force(
     tipikor_restated_twice: tuple[str, str, str],
 ) -> None:
     _original, first, second = tipikor_restated_twice
-    hits = _search(WORDING_OF_2001, include_history=True)
+    hits = search_fresh(WORDING_OF_2001, include_history=True)
     assert hits[0].document_id == second and hits[0].in_force is not False
     old = [h for h in hits if h.document_id == first and h.unit and h.unit["pasal"] == "5"]
     assert old and all(h.in_force is False and h.consolidated for h in old)

@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ingestion.search.query import SearchHit
-from ingestion.search.service import SearchQuery, search
-from tests.search.helpers import fresh_term_stats
+from tests.consolidation.helpers import search_fresh
 
 pytestmark = pytest.mark.django_db
 
@@ -19,11 +18,6 @@ OLD_EXPLANATION = (
     "Pengertian penyelenggara negara tersebut berlaku pula untuk pasal-pasal berikutnya"
     " dalam Undang-undang ini"
 )
-
-
-def _search(text: str, **options: object) -> list[SearchHit]:
-    with fresh_term_stats():
-        return search(SearchQuery(text=text, limit=10, **options)).results  # type: ignore[arg-type]
 
 
 def _old_explanation(hits: list[SearchHit], first: str) -> list[SearchHit]:
@@ -38,7 +32,7 @@ def test_the_old_penjelasan_gives_way_to_the_penjelasan_in_force(
     tipikor_restated_twice: tuple[str, str, str],
 ) -> None:
     _original, first, second = tipikor_restated_twice
-    hits = _search(OLD_EXPLANATION)
+    hits = search_fresh(OLD_EXPLANATION)
     assert _old_explanation(hits, first) == []
     top = hits[0]
     assert top.document_id == second, [h.citation for h in hits]
@@ -51,5 +45,5 @@ def test_with_history_the_old_penjelasan_is_kept_marked_not_in_force(
     tipikor_restated_twice: tuple[str, str, str],
 ) -> None:
     _original, first, _second = tipikor_restated_twice
-    old = _old_explanation(_search(OLD_EXPLANATION, include_history=True), first)
+    old = _old_explanation(search_fresh(OLD_EXPLANATION, include_history=True), first)
     assert old and all(h.in_force is False for h in old)

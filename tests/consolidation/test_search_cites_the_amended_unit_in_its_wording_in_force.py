@@ -5,14 +5,10 @@ amended regulation's unit, the replaced wording is not current law; ``as_of`` an
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 
-from ingestion.search.query import SearchHit
-from ingestion.search.service import SearchQuery, search
-from tests.consolidation.helpers import TIPIKOR, ingest
-from tests.search.helpers import fresh_term_stats
+from tests.consolidation.helpers import search_fresh
 
 pytestmark = pytest.mark.django_db
 
@@ -23,20 +19,9 @@ BRIBERY = (
 ORIGINAL_WORDING = "Pasal 209 Kitab Undang-undang Hukum Pidana"
 
 
-def _search(text: str, **options: object) -> list[SearchHit]:
-    with fresh_term_stats():
-        return search(SearchQuery(text=text, limit=10, **options)).results  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def tipikor(store_dir: Path) -> tuple[str, str]:
-    original, amending = (str(ingest(store_dir, name)) for name in TIPIKOR)
-    return original, amending
-
-
 def test_the_restated_pasal_is_cited_as_the_amended_laws_unit(tipikor: tuple[str, str]) -> None:
     _original, amending = tipikor
-    first = _search(BRIBERY)[0]
+    first = search_fresh(BRIBERY)[0]
     assert first.document_id == amending
     assert first.citation is not None and first.citation.startswith("UU 31/1999 Pasal 5")
     assert first.consolidated is True
@@ -50,7 +35,7 @@ def test_the_restated_pasal_is_cited_as_the_amended_laws_unit(tipikor: tuple[str
 
 def test_the_replaced_wording_is_not_returned_as_current_law(tipikor: tuple[str, str]) -> None:
     original, _amending = tipikor
-    for hit in _search(f"tindak pidana sebagaimana dimaksud dalam {ORIGINAL_WORDING}"):
+    for hit in search_fresh(f"tindak pidana sebagaimana dimaksud dalam {ORIGINAL_WORDING}"):
         if hit.document_id == original and hit.unit and hit.unit["pasal"] in {"5", "6", "7"}:
             pytest.fail(f"replaced wording returned as current law: {hit.citation}")
 
@@ -59,7 +44,7 @@ def test_a_named_replaced_pasal_is_answered_with_its_wording_in_force(
     tipikor: tuple[str, str],
 ) -> None:
     _original, amending = tipikor
-    first = _search("UU 31/1999 Pasal 5")[0]
+    first = search_fresh("UU 31/1999 Pasal 5")[0]
     assert first.document_id == amending
     assert first.consolidated is True
     assert first.citation is not None and first.citation.startswith("UU 31/1999 Pasal 5")
@@ -69,9 +54,9 @@ def test_as_of_a_date_before_the_amendment_answers_with_the_original(
     tipikor: tuple[str, str],
 ) -> None:
     original, amending = tipikor
-    hits = _search(BRIBERY, as_of=date(2000, 1, 1))
+    hits = search_fresh(BRIBERY, as_of=date(2000, 1, 1))
     assert all(h.document_id != amending or not h.consolidated for h in hits)
-    named = _search("UU 31/1999 Pasal 5", as_of=date(2000, 1, 1))[0]
+    named = search_fresh("UU 31/1999 Pasal 5", as_of=date(2000, 1, 1))[0]
     assert named.document_id == original
     assert named.text.find("Pasal 209") >= 0
 
@@ -80,7 +65,7 @@ def test_include_history_returns_the_superseded_wording_marked_not_in_force(
     tipikor: tuple[str, str],
 ) -> None:
     original, amending = tipikor
-    hits = _search("UU 31/1999 Pasal 5", include_history=True)
+    hits = search_fresh("UU 31/1999 Pasal 5", include_history=True)
     current = [h for h in hits if h.document_id == amending and h.in_force is not False]
     superseded = [h for h in hits if h.document_id == original and h.in_force is False]
     assert current and current[0].consolidated

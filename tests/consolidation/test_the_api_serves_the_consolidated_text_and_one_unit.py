@@ -3,24 +3,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.test import Client
 from openapi_spec_validator import validate
 
 from ingestion.relations.consolidated import NOTICE
 from tests.api.helpers import bearer, issue_token
-from tests.consolidation.helpers import TIPIKOR, ingest
 from tests.ui.helpers import client_for, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def tipikor(store_dir: Path) -> tuple[str, str]:
-    original, amending = (str(ingest(store_dir, name)) for name in TIPIKOR)
-    return original, amending
 
 
 @pytest.fixture
