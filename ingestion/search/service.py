@@ -55,6 +55,7 @@ from ingestion.search.consolidated import current_hits
 from ingestion.search.copies import one_copy_per_regulation
 from ingestion.search.lexical import bm25_candidates, query_lexemes, term_coverage
 from ingestion.search.named import asks_beyond_name, openings, scoped
+from ingestion.search.phrase import quoted_chunks
 from ingestion.search.query import (
     Degraded,
     Editions,
@@ -84,6 +85,7 @@ MAX_LIMIT = 100
 NAMED_DOCUMENT_BONUS = 1.0
 REFERENCE_BONUS = 2.0  # the unit a query names ("Pasal 5 ayat (2) PP 35/2021") leads
 DEFINITION_BONUS = 1.0  # the units defining the term a definition question asks about
+QUOTED_BONUS = 1.0  # above everything: the chunk holding a quoted passage word for word
 _FULL_COVERAGE = 0.999
 _URL_KEYS = ("pdf_url", "detail_url", "url")
 
@@ -163,7 +165,8 @@ def search(
     if embedded is not None and tuning.rescore_weight > 0:
         fused = rescore(fused, embedded, tuning, lexemes, term is not None)
     fused, named, defined = _legal_order(q, reference, term, fused, lists, tuning)
-    forced = defined | named
+    fused, quoted = _quoted_first(q, fused, lists)
+    forced = defined | named | quoted
     if rerank_enabled():
         reranked = rerank(q.text, fused, _passages(fused), pinned=forced)
         fused = reranked.order
@@ -369,6 +372,21 @@ def _legal_order(
     lists["definition"] = [Candidate(u.chunk_id, u.document_id) for u in defined.values()]
     fused, named = _apply_reference(reference, q, fused, lists, tuning or SearchTuning())
     return fused, named, defined
+
+
+def _quoted_first(
+    q: SearchQuery, fused: list[tuple[int, float]], lists: dict[str, list[Candidate]]
+) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
+    """A query that is a passage of a chunk, word for word, is answered by that chunk
+    first, citing the unit that holds the passage (:mod:`ingestion.search.phrase`)."""
+    quoted = quoted_chunks(q, fused)
+    if not quoted:
+        return fused, {}
+    lists["quoted"] = [Candidate(x.chunk_id, x.document_id) for x in quoted]
+    top = max((score for _, score in fused), default=0.0) + QUOTED_BONUS
+    lead = {x.chunk_id: top - index * 1e-3 for index, x in enumerate(quoted)}
+    ranked = [(cid, lead[cid]) for cid in lead] + [(c, s) for c, s in fused if c not in lead]
+    return ranked, {x.chunk_id: x.unit for x in quoted}
 
 
 def _apply_definition(
