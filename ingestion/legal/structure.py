@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from ingestion.legal.amendments.read import MAX_JUMP, opens_instruction
+from ingestion.legal.ocr_digits import PASAL_WORD
 from ingestion.legal.units import Address, ayat_of
 from ingestion.pipeline.base import Block, BlockKind
 
@@ -29,7 +30,7 @@ MARKER_RE = re.compile(
     (?P<bab>\bBAB\s+(?P<bab_no>[IVXLCDM]+|\d+)\b)
     |(?P<bagian>\bBagian\s+(?P<bagian_no>Ke[a-z]+(?:\s+(?:Belas|Puluh(?:\s+[A-Z][a-z]+)?))?)\b)
     |(?P<paragraf>\bParagraf\s+(?P<paragraf_no>\d+|Ke[a-z]+)\b)
-    |(?P<pasal>\bPasal\s+(?P<pasal_no>\d+[A-Z]?)\b)
+    |(?P<pasal>PASAL_WORD\s+(?P<pasal_no>\d+[A-Z]?)\b)
     |(?P<penj_ayat>\bAyat\s+\((?P<penj_ayat_no>\d+[a-z]?)\))
     |(?P<ayat>\((?P<ayat_no>\d{1,3}[a-z]?)\)\.?(?=\s|$))
     |(?P<ayat_open>\((?P<ayat_open_no>\d{1,3})(?=\s+[A-Z]))
@@ -41,7 +42,7 @@ MARKER_RE = re.compile(
     |(?P<pdp>(?:\bII\.\s+)?\bPASAL\s+DEMI\s+PASAL\b)
     |(?P<penutup>\b(?:Ditetapkan|Disahkan)\s+di\b)
     |(?P<lampiran>\bLAMPIRAN\b(?:\s+(?P<lampiran_no>[IVXLC]+)\b)?)
-    """,
+    """.replace("PASAL_WORD", PASAL_WORD),
     re.VERBOSE,
 )
 STRUCTURAL = frozenset({"bab", "bagian", "paragraf"})

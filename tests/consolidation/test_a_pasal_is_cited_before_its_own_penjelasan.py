@@ -14,6 +14,7 @@ from tests.consolidation.helpers import KEPABEANAN, ingest, search_fresh
 pytestmark = pytest.mark.django_db
 
 # Words of the restated Pasal 75 (OCR's "menggunakaan" kept, as the query would be pasted).
+# They run from its ayat (1) into ayat (2), so the unit holding them is the Pasal itself.
 BODY_WORDING = (
     "sungai menggunakaan kapal patroli atau sarana lainnya. (2) Kapal patroli atau sarana"
 )
@@ -24,7 +25,7 @@ def test_the_restated_body_comes_before_its_penjelasan(store_dir: Path) -> None:
     hits = search_fresh(BODY_WORDING)
     cited = [h.citation for h in hits]
     assert hits[0].document_id == amending, cited
-    assert hits[0].citation == "UU 10/1995 Pasal 75 ayat (1)", cited
+    assert hits[0].citation == "UU 10/1995 Pasal 75", cited
     assert hits[0].consolidated is True
     explained = [
         i for i, h in enumerate(hits) if h.citation == "UU 10/1995 Penjelasan Pasal 75 ayat (1)"

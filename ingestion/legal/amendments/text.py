@@ -11,14 +11,16 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ingestion.legal.ocr_digits import IN_TEXT
+from ingestion.legal.ocr_digits import IN_TEXT, PASAL_WORD
 
 _ELLIPSIS_RE = re.compile(r"\.\s?\.\s?\.|…")
 _WORD_START_RE = re.compile(r"(?:^|(?<=\s))\S")
 _CATCHWORD_SPAN = 100
 # Digits OCR reads as letters, inside a token that has at least one real digit.
 _OCR_DIGIT_RE = re.compile(r"(?<![\w-])(?=[0-9OolI|]*\d)[0-9OolI|]{2,4}(?![\w-])")
-_PASAL_WORD_RE = re.compile(r"\bPasa\s?-?\s?[l1iI]\b|\bPasai\b|\bPasal-\b", re.IGNORECASE)
+_PASAL_WORD_RE = re.compile(
+    rf"\bPasa\s?-?\s?[l1iI]\b|\bPasai\b|\bPasal-\b|{PASAL_WORD}(?=\s+\d)", re.IGNORECASE
+)
 _UNCLOSED_RE = re.compile(r"\((\d{1,2}[a-z]?)1(?=[\s,.;]|$)")
 _SPLIT_LETTER_RE = re.compile(r"\b(Pasal|Bab|BAB)\s+(\d+|[IVXLC]+)\s([A-Z])(?=[\s,.;:”\"]|$)")
 
