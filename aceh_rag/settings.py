@@ -102,6 +102,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # What this request may see; an API token's grant replaces it (ingestion.visibility).
     "ingestion.visibility.VisibilityMiddleware",
+    # A token's API reads share the CPU fairly with other tokens' (ingestion.fair_share).
+    "ingestion.fair_share.FairShareMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -391,6 +393,10 @@ API_UPLOAD_RATE_BURST = env_int("API_UPLOAD_RATE_BURST", 10, minimum=1)
 # a token in a loop cannot hold every thread and CPU (aceh_rag.platform.ratelimit;
 # docs/decisions.md "One call in flight per token"). 0: no cap.
 API_CONCURRENCY = env_int("API_CONCURRENCY", 1, minimum=0)
+# Per process: at each SQL statement of an API read (REST GETs, MCP tools), a token that
+# has had far more CPU pauses while a far lighter token's call runs (aceh_rag.platform.
+# fairness; docs/decisions.md "Fair shares between tokens").
+API_FAIR_SHARE = env_bool("API_FAIR_SHARE", True)
 # gunicorn's worker timeout (docker/gunicorn.conf.py reads the same variable): no call
 # lives longer, so a slot left by a killed worker is dropped after it.
 WEB_TIMEOUT_SECONDS = env_int("WEB_TIMEOUT", 120, minimum=1)

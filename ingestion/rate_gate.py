@@ -36,18 +36,25 @@ _names: dict[str, tuple[str | None, float]] = {}
 _names_lock = threading.Lock()
 
 
-def _token_name(raw: str) -> str | None:
+def token_name(raw: str) -> str | None:
+    """The name of the token ``raw`` (None: no such token), remembered for a minute; for
+    the event loop's worker threads, which own no request connection."""
+    close_old_connections()
+    try:
+        return cached_token_name(raw)
+    finally:
+        close_old_connections()
+
+
+def cached_token_name(raw: str) -> str | None:
+    """:func:`token_name` on the calling thread's own connection (a Django request's)."""
     digest = hash_token(raw)
     now = time.monotonic()
     with _names_lock:
         cached = _names.get(digest)
     if cached is not None and now - cached[1] < _NAME_TTL_SECONDS:
         return cached[0]
-    close_old_connections()
-    try:
-        name = ApiToken.objects.filter(token_hash=digest).values_list("name", flat=True).first()
-    finally:
-        close_old_connections()
+    name = ApiToken.objects.filter(token_hash=digest).values_list("name", flat=True).first()
     with _names_lock:
         if len(_names) >= _MAX_NAMES:
             _names.clear()
@@ -66,7 +73,7 @@ def budget_of(method: str, path: str) -> Budget:
 def _admit(raw: str, budget: Budget) -> Slot | Refusal | None:
     """A held slot when the call may go on, a Refusal when over its cap or budget; None when
     it is not a known token's (Django answers that one)."""
-    name = _token_name(raw)
+    name = token_name(raw)
     if name is None:
         return None
     client = client_key(name)

@@ -71,5 +71,6 @@ def ai_assistants_page(request: HttpRequest) -> HttpResponse:
         "upload_rate": settings.API_UPLOAD_RATE_LIMIT,
         "upload_burst": settings.API_UPLOAD_RATE_BURST,
         "concurrency": settings.API_CONCURRENCY or "tanpa batas",
+        "fair_share": settings.API_FAIR_SHARE,
     }
     return render(request, "ingestion/docs/ai_assistants.html", context)

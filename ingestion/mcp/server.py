@@ -23,9 +23,10 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 
+from ingestion.fair_share import fair_share
 from ingestion.mcp import adapter
 from ingestion.mcp.auth import SCOPE_KEY, TokenGate
-from ingestion.tokens import token_visibility
+from ingestion.tokens import client_key, token_visibility
 from ingestion.visibility import Visibility, acting_as
 
 log = logging.getLogger(__name__)
@@ -41,24 +42,24 @@ INSTRUCTIONS = (
 )
 
 
-def _caller(ctx: Context) -> tuple[Visibility, adapter.Links]:
+def _caller(ctx: Context) -> tuple[Visibility, adapter.Links, str]:
     request = ctx.request_context.request
     scope = getattr(request, "scope", {}) or {}
     token = scope.get(SCOPE_KEY)
     if token is None:  # the gate lets nothing through without one; belt and braces
         raise ToolError("Perlu token API / an API token is required")
     base = str(getattr(request, "base_url", "") or "")
-    return token_visibility(token), adapter.Links(base_url=base)
+    return token_visibility(token), adapter.Links(base_url=base), client_key(token.name)
 
 
 async def _call(ctx: Context, name: str, fn: Callable[[adapter.Links], T]) -> T:
-    visibility, links = _caller(ctx)
+    visibility, links, client = _caller(ctx)
 
     def run() -> T:
         close_old_connections()
         started = time.perf_counter()
         try:
-            with acting_as(visibility):
+            with acting_as(visibility), fair_share(client):  # every tool only reads
                 return fn(links)
         finally:
             log.info("mcp %s took %.1f ms", name, (time.perf_counter() - started) * 1000)
