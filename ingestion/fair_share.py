@@ -49,6 +49,8 @@ class FairShareMiddleware:
 
 def _reader(request: HttpRequest) -> str | None:
     """The client of an API read with a known token, else None."""
+    if not SHARE.enabled:
+        return None
     if request.method not in _READS or not request.path.startswith("/api/"):
         return None
     scheme, _, raw = request.headers.get("Authorization", "").partition(" ")

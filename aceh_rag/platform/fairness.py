@@ -63,10 +63,10 @@ class FairShare:
     def serve(self, client: str) -> Iterator[None]:
         """Register the calling thread's call for ``client`` for the ``with`` block; it
         pauses first if a much lighter client's call is running."""
-        if not self.enabled:
+        me = threading.get_ident()
+        if not self.enabled or me in self._calls:  # a nested call is part of the outer one
             yield
             return
-        me = threading.get_ident()
         with self._cond:
             self._calls[me] = _Call(client, self._clock())
         try:
