@@ -301,6 +301,9 @@ OCR_RENDER_DPI = env_int("OCR_RENDER_DPI", 200, minimum=72)
 # and a cap on its memory arena in MB (0 = none); a page over the cap goes to review.
 OCR_THREADS = env_int("OCR_THREADS", 1, minimum=1)
 OCR_MEMORY_LIMIT_MB = env_int("OCR_MEMORY_LIMIT_MB", 0, minimum=0)
+# Local OCR reads each line with the tiny recogniser first and only doubtful lines with the
+# small one (3x less CPU per page, same quality; docs/decisions.md). False: small only.
+OCR_FAST_RECOGNISER = env_bool("OCR_FAST_RECOGNISER", True)
 CHUNK_TOKEN_BUDGET = env_int("CHUNK_TOKEN_BUDGET", 350, minimum=32)
 CHUNK_OVERLAP_TOKENS = env_int("CHUNK_OVERLAP_TOKENS", 40, minimum=0)
 EMBEDDING_DIM = env_int("EMBEDDING_DIM", 384, minimum=1)

@@ -35,7 +35,9 @@ def _engine_for(gateway_url: str | None) -> OcrEngine:
     if gateway_url:
         return GatewayOcrEngine()
     choice = SessionChoice(
-        threads=settings.OCR_THREADS, memory_limit_mb=settings.OCR_MEMORY_LIMIT_MB
+        threads=settings.OCR_THREADS,
+        memory_limit_mb=settings.OCR_MEMORY_LIMIT_MB,
+        fast_rec=settings.OCR_FAST_RECOGNISER,
     )
     engine = LocalOcrEngine(options=choice)
     _local_engines_loaded.append(engine.name)

