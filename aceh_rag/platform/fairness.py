@@ -12,8 +12,11 @@ decaying with ``HORIZON_SECONDS``; paused time does not count.
 
 Clients with about equal use never pause each other, so when several are busy at once they
 run side by side as before (the throughput of the process is kept). A pause is bounded
-(``MAX_PAUSE_SECONDS``): past it the call goes on, so a light call that runs long (a slow
-gateway) never stalls the others for good, and nothing can deadlock here. Only read-only
+(``MAX_PAUSE_SECONDS`` at one checkpoint, ``MAX_CALL_PAUSE_SECONDS`` over a whole call):
+past it the call goes on, so a light call that runs long (a slow gateway) or a steady stream
+of light calls never stalls the others for good, and nothing can deadlock here. A paused
+call looks again every ``WAIT_SLICE_SECONDS``: the lighter call's share grows while it runs,
+and once it is no longer much lighter nobody else tells the paused one. Only read-only
 calls take part: a writer paused at a checkpoint could hold row locks the lighter call
 needs.
 """
@@ -30,6 +33,8 @@ from typing import Any
 
 HORIZON_SECONDS = 1.0
 MAX_PAUSE_SECONDS = 0.25
+MAX_CALL_PAUSE_SECONDS = 1.0
+WAIT_SLICE_SECONDS = 0.02
 LIGHTER = 0.5  # a client served less than half as much as the caller is "much lighter"
 MIN_SERVED_SECONDS = 0.02  # below this a client is never held back: it has had next to nothing
 
@@ -47,6 +52,7 @@ class _Served:
 class _Call:
     client: str
     since: float | None  # running since; None while paused
+    paused: float = 0.0  # seconds this call has paused, against MAX_CALL_PAUSE_SECONDS
 
 
 class FairShare:
@@ -78,20 +84,23 @@ class FairShare:
                 self._cond.notify_all()
 
     def checkpoint(self) -> None:
-        """Pause while a much lighter client's call runs (bounded by MAX_PAUSE_SECONDS)."""
+        """Pause while a much lighter client's call runs (bounded per checkpoint and call)."""
         me = threading.get_ident()
         with self._cond:
             call = self._calls.get(me)
-            if call is None or not self._lighter_running(call):
+            budget = min(MAX_PAUSE_SECONDS, MAX_CALL_PAUSE_SECONDS - call.paused) if call else 0
+            if call is None or budget <= 0 or not self._lighter_running(call):
                 return
             self._stop_clock(call)
-            deadline = self._clock() + MAX_PAUSE_SECONDS
+            started = self._clock()
+            deadline = started + budget
             while self._lighter_running(call):
                 remaining = deadline - self._clock()
                 if remaining <= 0:
                     break  # bounded: go on whatever the others are doing
-                self._cond.wait(remaining)
+                self._cond.wait(min(remaining, WAIT_SLICE_SECONDS))
             call.since = self._clock()
+            call.paused += call.since - started
 
     def served(self, client: str) -> float:
         """Seconds ``client``'s calls have run, decayed (for tests and metrics)."""
@@ -103,10 +112,8 @@ class FairShare:
         mine = self._usage(call.client, now)
         if mine < MIN_SERVED_SECONDS:
             return False
-        return any(
-            other.client != call.client and self._usage(other.client, now) < LIGHTER * mine
-            for other in self._calls.values()
-        )
+        others = {other.client for other in self._calls.values()} - {call.client}
+        return any(self._usage(client, now) < LIGHTER * mine for client in others)
 
     def _usage(self, client: str, now: float) -> float:
         served = self._served.get(client)
