@@ -10,8 +10,10 @@ answer: it leads, and it cites the smallest unit holding the run. A run outside 
 
 Only a query of at least ``MIN_WORDS`` words is read as a quotation; natural questions are
 not the text of any Pasal, so they never meet this rule. A run found in more than
-``MAX_CHUNKS`` chunks says nothing about which one was meant (boilerplate such as "mulai
-berlaku pada tanggal diundangkan"), and nothing leads. Words are compared as ``\\w+``
+``MAX_PLACES`` units says nothing about which one was meant (boilerplate such as "mulai
+berlaku pada tanggal diundangkan"), and nothing leads; so does a run the phrase query finds
+in a full page of ``CANDIDATES`` chunks, since the places past that page are not counted. A
+unit split over two overlapping chunks is one place. Words are compared as ``\\w+``
 tokens, case folded, so punctuation and line breaks do not count. The wording in force is
 chosen afterwards, as for every hit (:mod:`ingestion.search.consolidated`).
 """
@@ -29,8 +31,8 @@ from ingestion.search.query import SearchQuery
 from ingestion.search.sql import document_filter
 
 MIN_WORDS = 8
-MAX_CHUNKS = 3
-INDEXED = 10  # chunks the full-text phrase query returns for the word-for-word check
+MAX_PLACES = 3  # units holding the run; more is boilerplate
+CANDIDATES = 40  # chunks the full-text phrase query returns for the word-for-word check
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 _PHRASE_SQL = """
@@ -55,36 +57,53 @@ def words(text: str) -> list[str]:
 
 
 def quoted_chunks(q: SearchQuery, fused: Sequence[tuple[int, float]]) -> list[Quoted]:
-    """The chunks (at most ``MAX_CHUNKS``) holding the whole query as a run of words inside
-    one of their units, in ``fused`` order; empty when the query is no quotation or the run
-    is everywhere."""
+    """The chunks holding the whole query as a run of words inside one of their units, one
+    per unit (at most ``MAX_PLACES``), in ``fused`` order; empty when the query is no
+    quotation or the run is everywhere."""
     wanted = words(q.text)
     if len(wanted) < MIN_WORDS:
         return []
-    rows = _texts(_indexed(q))
-    spans = {cid: span for cid, (_doc, text) in rows.items() if (span := find_run(text, wanted))}
-    if not spans or len(spans) > MAX_CHUNKS:
+    candidates = _indexed(q)
+    if len(candidates) >= CANDIDATES:
+        return []  # a full page: the run may be in many more places than it shows
+    rows = _texts(candidates)
+    spans = {cid: found for cid, (_doc, text) in rows.items() if (found := find_runs(text, wanted))}
+    if not spans or len(spans) > 2 * MAX_PLACES:  # two chunks can share one unit, no more
         return []
     order = {cid: rank for rank, (cid, _) in enumerate(fused)}
     matched = sorted(spans, key=lambda cid: (order.get(cid, len(order)), cid))
     units = chunk_units(matched, [])
-    quoted = [
-        Quoted(cid, rows[cid][0], unit)
-        for cid in matched
-        if (unit := smallest_holding(units.get(cid, []), spans[cid])) is not None
-    ]
-    return quoted
+    quoted: dict[tuple[object, ...], Quoted] = {}
+    for cid in matched:
+        unit = next(
+            (u for span in spans[cid] if (u := smallest_holding(units.get(cid, []), span))), None
+        )
+        if unit is not None:
+            quoted.setdefault(_place(unit), Quoted(cid, rows[cid][0], unit))
+    return list(quoted.values()) if len(quoted) <= MAX_PLACES else []
+
+
+def _place(unit: UnitRow) -> tuple[object, ...]:
+    """Where a unit stands in its regulation: the same for its text in two chunks."""
+    return (unit.document_id, unit.pasal, unit.ayat, unit.huruf, unit.angka, unit.penjelasan)
 
 
 def find_run(text: str, wanted: Sequence[str]) -> tuple[int, int] | None:
-    """The character span of ``wanted`` as consecutive words of ``text``, or None."""
+    """The character span of the first run of ``wanted`` in ``text``, or None."""
+    runs = find_runs(text, wanted)
+    return runs[0] if runs else None
+
+
+def find_runs(text: str, wanted: Sequence[str]) -> list[tuple[int, int]]:
+    """The character spans of ``wanted`` as consecutive words of ``text``, in text order."""
     tokens = list(_TOKEN.finditer(text))
     folded = [t.group().casefold() for t in tokens]
-    first, size = wanted[0], len(wanted)
-    for start, token in enumerate(folded[: len(folded) - size + 1]):
-        if token == first and folded[start : start + size] == list(wanted):
-            return tokens[start].start(), tokens[start + size - 1].end()
-    return None
+    first, size, want = wanted[0], len(wanted), list(wanted)
+    return [
+        (tokens[start].start(), tokens[start + size - 1].end())
+        for start, token in enumerate(folded[: len(folded) - size + 1])
+        if token == first and folded[start : start + size] == want
+    ]
 
 
 def smallest_holding(units: Sequence[UnitRow], span: tuple[int, int]) -> UnitRow | None:
@@ -101,7 +120,7 @@ def _indexed(q: SearchQuery) -> list[int]:
     stemming and stop words only loosen the match."""
     where, params = document_filter(q)
     with connection.cursor() as cursor:
-        cursor.execute(_PHRASE_SQL.format(where=where), params | {"text": q.text, "n": INDEXED})
+        cursor.execute(_PHRASE_SQL.format(where=where), params | {"text": q.text, "n": CANDIDATES})
         return [row[0] for row in cursor.fetchall()]
 
 

@@ -41,9 +41,24 @@ def test_a_short_question_is_not_read_as_a_quotation(tipikor: tuple[str, str]) -
     assert phrase.quoted_chunks(SearchQuery(text="hadiah kepada pegawai negeri"), []) == []
 
 
-def test_a_passage_in_more_chunks_than_the_cap_leads_nowhere(
+def test_a_passage_in_more_units_than_the_cap_leads_nowhere(
     tipikor: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert len(phrase.quoted_chunks(SearchQuery(text=ENACTING), [])) == 2  # one per law
-    monkeypatch.setattr(phrase, "MAX_CHUNKS", 1)
+    monkeypatch.setattr(phrase, "MAX_PLACES", 1)
     assert phrase.quoted_chunks(SearchQuery(text=ENACTING), []) == []
+
+
+def test_a_passage_that_fills_the_phrase_querys_page_leads_nowhere(
+    tipikor: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The places past a full page are not counted, so the run may be anywhere.
+    monkeypatch.setattr(phrase, "CANDIDATES", 2)
+    assert phrase.quoted_chunks(SearchQuery(text=ENACTING), []) == []
+
+
+def test_every_run_of_the_passage_in_a_chunk_is_found() -> None:
+    text = "Menimbang: pegawai negeri yang menerima hadiah. Pasal 5 pegawai negeri yang menerima"
+    runs = phrase.find_runs(text, phrase.words("pegawai negeri yang menerima"))
+    assert [text[a:b] for a, b in runs] == ["pegawai negeri yang menerima"] * 2
+    assert runs[0][0] < runs[1][0]
