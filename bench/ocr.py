@@ -25,7 +25,7 @@ import os
 import sys
 import time
 from collections import defaultdict
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +57,7 @@ def engine_choice(args: argparse.Namespace) -> SessionChoice:
         arena=not args.no_arena,
         max_side=args.max_side or base.max_side,
         rec_batch=args.rec_batch or base.rec_batch,
+        fast_rec=not args.no_fast_rec,
     )
 
 
@@ -95,7 +96,9 @@ def cpu_line(choice: SessionChoice | None = None) -> str:
     if choice:
         text += (
             f"; session threads={choice.threads} spinning={choice.spinning} "
-            f"arena={choice.arena} max_side={choice.max_side} rec_batch={choice.rec_batch}"
+            f"arena={choice.arena} max_side={choice.max_side} rec_batch={choice.rec_batch} "
+            f"fast_rec={choice.fast_rec} exact_below={choice.exact_below} "
+            f"known_below={choice.known_below} sure_above={choice.sure_above}"
         )
     return text
 
@@ -274,6 +277,9 @@ def main() -> None:
     parser.add_argument("--rec-batch", type=int, help="text lines per recogniser run")
     parser.add_argument("--det-model", type=Path, help="another detector model file (int8, say)")
     parser.add_argument("--rec-model", type=Path, help="another recogniser model file")
+    parser.add_argument(
+        "--no-fast-rec", action="store_true", help="the small recogniser reads every line"
+    )
     args = parser.parse_args()
     started = time.monotonic()
     print(cpu_line(engine_choice(args)))
@@ -296,14 +302,18 @@ def main() -> None:
 
 
 def peers(args: argparse.Namespace) -> None:
-    from ocr_peers import compare, print_table, tesseract_available
+    from ocr_peers import Variant, compare, print_table, tesseract_available
 
     if not tesseract_available():
         print("\n(tesseract with the 'ind' language is not installed: make system-deps)")
         return
     choice = engine_choice(args)
     models = model_files(args)
-    variants = [(model_label(models), models)] if any(models) else []
+    # The small recogniser alone (the engine before the cascade) is always a row: the
+    # cascade's gain and its quality cost are read off the same pages.
+    variants: list[Variant] = [("small rec only", replace(choice, fast_rec=False), (None, None))]
+    if any(models):
+        variants.append((model_label(models), None, models))
     print_table(compare(args.peer_pages, args.corpus_pages, args.peer_levels, choice, variants))
     print(cpu_line(choice))
 

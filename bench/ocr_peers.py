@@ -38,6 +38,8 @@ CORPUS = Path("/work/shared/corpus/docs")
 CORPUS_DPI = 200
 TESSERACT_LANG = "ind"
 Reader = Callable[[bytes, int], tuple[str, float, float]]
+# Another row of ours: its label, its session settings (None: the run's) and model files.
+Variant = tuple[str, SessionChoice | None, tuple[Path | None, Path | None]]
 
 
 @dataclass
@@ -125,15 +127,16 @@ def compare(
     corpus_limit: int,
     levels: int,
     choice: SessionChoice | None = None,
-    variants: Sequence[tuple[str, tuple[Path | None, Path | None]]] = (),
+    variants: Sequence[Variant] = (),
 ) -> list[EngineRow]:
-    """Ours, each variant (other det/rec model files), then Tesseract, page by page."""
+    """Ours, each variant (other settings or model files), then Tesseract, page by page."""
     from ingestion.pipeline.parse import render_page_png
 
-    readers = [ours_reader(choice)] + [ours_reader(choice, models) for _, models in variants]
+    readers = [ours_reader(choice)]
+    readers += [ours_reader(other or choice, models) for _, other, models in variants]
     readers += [tesseract_read_at, tesseract_one_thread_at]
     rows = [EngineRow("ours (RapidOCR PP-OCRv6)")]
-    rows += [EngineRow(f"ours {name}") for name, _ in variants]
+    rows += [EngineRow(f"ours {name}") for name, _, _ in variants]
     rows.append(EngineRow(f"tesseract -l {TESSERACT_LANG}"))
     rows.append(EngineRow(f"tesseract -l {TESSERACT_LANG}, 1 thr"))
     sources = split_sources()["report"]
