@@ -58,6 +58,8 @@ def engine_choice(args: argparse.Namespace) -> SessionChoice:
         max_side=args.max_side or base.max_side,
         rec_batch=args.rec_batch or base.rec_batch,
         fast_rec=not args.no_fast_rec,
+        exact_below=args.exact_below or base.exact_below,
+        sure_above=args.sure_above or base.sure_above,
     )
 
 
@@ -280,6 +282,8 @@ def main() -> None:
     parser.add_argument(
         "--no-fast-rec", action="store_true", help="the small recogniser reads every line"
     )
+    parser.add_argument("--exact-below", type=float, help="tiny's score that sends a line to small")
+    parser.add_argument("--sure-above", type=float, help="tiny's score that keeps an unknown word")
     args = parser.parse_args()
     started = time.monotonic()
     print(cpu_line(engine_choice(args)))
