@@ -58,8 +58,8 @@ def engine_choice(args: argparse.Namespace) -> SessionChoice:
         max_side=args.max_side or base.max_side,
         rec_batch=args.rec_batch or base.rec_batch,
         fast_rec=not args.no_fast_rec,
-        exact_below=args.exact_below or base.exact_below,
-        sure_above=args.sure_above or base.sure_above,
+        exact_below=base.exact_below if args.exact_below is None else args.exact_below,
+        sure_above=base.sure_above if args.sure_above is None else args.sure_above,
     )
 
 

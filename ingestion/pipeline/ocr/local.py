@@ -192,13 +192,17 @@ def fast_recogniser(exact: Any, choice: SessionChoice) -> Any | None:
     model, keys = files
     try:
         session = ort_session(model, choice)
+        decoder = CTCLabelDecode(character_path=keys)
+        classes = session.get_outputs()[0].shape[-1]
+        if classes != len(decoder.character):  # a list one short would misread every line
+            raise ValueError(f"{len(decoder.character)} characters for {classes} classes")
     except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf types
         log.warning("ocr_local: fast recogniser %s failed to load (%s); reading slower", model, exc)
         return None
     fast = copy.copy(exact)
     fast.session = copy.copy(exact.session)
     fast.session.session = session
-    fast.postprocess_op = CTCLabelDecode(character_path=keys)
+    fast.postprocess_op = decoder
     return fast
 
 
@@ -239,11 +243,14 @@ class CascadeRecogniser:
         self.reread += len(doubtful)
         if not doubtful:
             return out
-        again = self.exact(TextRecInput(img=[images[i] for i in doubtful]))
-        txts, scores = list(out.txts), list(out.scores)
+        again = self.exact(
+            TextRecInput(img=[images[i] for i in doubtful], return_word_box=args.return_word_box)
+        )
+        txts, scores, words = list(out.txts), list(out.scores), list(out.word_results)
         for k, i in enumerate(doubtful):
-            txts[i], scores[i] = again.txts[k], again.scores[k]
-        out.txts, out.scores = tuple(txts), scores
+            txts[i], scores[i], words[i] = again.txts[k], again.scores[k], again.word_results[k]
+        out.txts, out.scores, out.word_results = tuple(txts), scores, tuple(words)
+        out.elapse = (out.elapse or 0.0) + (again.elapse or 0.0)
         return out
 
 
