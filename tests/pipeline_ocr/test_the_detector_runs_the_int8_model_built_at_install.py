@@ -30,3 +30,14 @@ def test_an_int8_model_built_from_another_float_model_is_not_the_one_looked_for(
         changed.write(b"\0")
     assert int8_det_model(tmp_path) != int8_det_model()
     assert int8_det_model(tmp_path).parent == int8_det_model().parent
+
+
+def test_the_int8_detector_finds_the_lines_the_float_one_finds_in_the_same_order() -> None:
+    """Full 8-bit weights saturated on CPUs without VNNI and cut a line in two, out of order;
+    the model is built with 7-bit weights so that every CPU reads a page as the float one."""
+    image = as_page(render_lines(LEGAL_LINES))
+    float_engine = LocalOcrEngine(det_model=model_dir() / DET_MODEL)
+    assert [line.text for line in engine().recognize(image).lines] == [
+        line.text for line in float_engine.recognize(image).lines
+    ]
+    assert len(engine().recognize(image).lines) == len(LEGAL_LINES)

