@@ -1,10 +1,11 @@
 """Build the int8 OCR detector from the rapidocr wheel's float one (``make install`` runs it).
 
 Static QDQ quantisation (ONNX Runtime), per-channel int8 weights held to 7 bits
-(``reduce_range``) and uint8 activations, calibrated on detector inputs of synthetic pages from the TUNE split of ``bench/ocr_synth``
-(never the held-out one). The PP-OCRv6 graph is opset 11; per-axis DequantizeLinear needs
-13, so the opset is converted first. Only the detector is quantised: the recogniser came
-out slower or less accurate in every variant measured (docs/decisions.md, issue #24).
+(``reduce_range``) and uint8 activations, calibrated on detector inputs of synthetic pages
+from the TUNE split of ``bench/ocr_synth`` (never the held-out one). The PP-OCRv6 graph is
+opset 11; per-axis DequantizeLinear needs 13, so the opset is converted first. Only the
+detector is quantised: the recogniser came out slower or less accurate in every variant
+measured (docs/decisions.md, issue #24).
 
     .venv/bin/python scripts/quantize_ocr.py [--pages 8] [--force]
 
