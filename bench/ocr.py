@@ -57,6 +57,8 @@ def engine_choice(args: argparse.Namespace) -> SessionChoice:
         arena=not args.no_arena,
         max_side=args.max_side or base.max_side,
         rec_batch=args.rec_batch or base.rec_batch,
+        rec_min_width=args.rec_min_width or base.rec_min_width,
+        line_parallel=not args.intra_op,
         fast_rec=not args.no_fast_rec,
         exact_below=base.exact_below if args.exact_below is None else args.exact_below,
         sure_above=base.sure_above if args.sure_above is None else args.sure_above,
@@ -99,6 +101,7 @@ def cpu_line(choice: SessionChoice | None = None) -> str:
         text += (
             f"; session threads={choice.threads} spinning={choice.spinning} "
             f"arena={choice.arena} max_side={choice.max_side} rec_batch={choice.rec_batch} "
+            f"rec_min_width={choice.rec_min_width} line_parallel={choice.line_parallel} "
             f"fast_rec={choice.fast_rec} exact_below={choice.exact_below} "
             f"known_below={choice.known_below} sure_above={choice.sure_above}"
         )
@@ -272,7 +275,11 @@ def main() -> None:
     parser.add_argument("--peer-pages", type=int, default=2, help="synthetic pages per level")
     parser.add_argument("--peer-levels", type=int, default=3, help="degradation levels, mildest")
     parser.add_argument("--corpus-pages", type=int, default=6, help="real scan pages timed")
-    parser.add_argument("--threads", type=int, help="ONNX Runtime intra-op threads")
+    parser.add_argument("--threads", type=int, help="threads per page (default: the shipped 2)")
+    parser.add_argument(
+        "--intra-op", action="store_true", help="threads as intra-op threads, not line workers"
+    )
+    parser.add_argument("--rec-min-width", type=int, help="narrowest recogniser input, px")
     parser.add_argument("--spinning", action="store_true", help="let idle ORT threads spin")
     parser.add_argument("--no-arena", action="store_true", help="no ORT CPU memory arena")
     parser.add_argument("--max-side", type=int, help="long side of the detector's input, px")
@@ -313,9 +320,15 @@ def peers(args: argparse.Namespace) -> None:
         return
     choice = engine_choice(args)
     models = model_files(args)
-    # The small recogniser alone (the engine before the cascade) is always a row: the
-    # cascade's gain and its quality cost are read off the same pages.
-    variants: list[Variant] = [("small rec only", replace(choice, fast_rec=False), (None, None))]
+    # Always rows, read off the same pages: the same engine on one thread (its CPU per page
+    # is a worker's throughput), the engine as it was before lines were read one by one, and
+    # the small recogniser alone (the engine before the cascade; its quality is the bound).
+    one = replace(choice, threads=1)
+    variants: list[Variant] = [
+        ("1 thread", one, (None, None)),
+        ("batch 6 w320, 1 thr", replace(one, rec_batch=6, rec_min_width=320), (None, None)),
+        ("small rec only, 1 thr", replace(one, fast_rec=False), (None, None)),
+    ]
     if any(models):
         variants.append((model_label(models), None, models))
     print_table(compare(args.peer_pages, args.corpus_pages, args.peer_levels, choice, variants))

