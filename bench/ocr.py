@@ -321,12 +321,17 @@ def peers(args: argparse.Namespace) -> None:
     choice = engine_choice(args)
     models = model_files(args)
     # Always rows, read off the same pages: the same engine on one thread (its CPU per page
-    # is a worker's throughput), the engine as it was before lines were read one by one, and
-    # the small recogniser alone (the engine before the cascade; its quality is the bound).
+    # is a worker's throughput), the engine as it was before lines were read one by one on
+    # two threads and sure_above fell to 0.97, and the small recogniser alone (the engine
+    # before the cascade; its quality is the bound).
     one = replace(choice, threads=1)
     variants: list[Variant] = [
         ("1 thread", one, (None, None)),
-        ("batch 6 w320, 1 thr", replace(one, rec_batch=6, rec_min_width=320), (None, None)),
+        (
+            "before: batch 6 w320 sure .99, 1 thr",
+            replace(one, rec_batch=6, rec_min_width=320, sure_above=0.99),
+            (None, None),
+        ),
         ("small rec only, 1 thr", replace(one, fast_rec=False), (None, None)),
     ]
     if any(models):

@@ -181,7 +181,8 @@ def print_table(rows: list[EngineRow]) -> None:
         f"{len(rows[0].cer[levels[0]]) if levels else 0} each; s/page: {pages} corpus scan "
         f"pages at {CORPUS_DPI} dpi, median)"
     )
-    head = f"{'engine':<26} " + " ".join(f"{'CER ' + lv:>12}" for lv in levels)
+    width = max(26, *(len(row.name) for row in rows))
+    head = f"{'engine':<{width}} " + " ".join(f"{'CER ' + lv:>12}" for lv in levels)
     head += f" {'s/page':>7} {'CPU s/page':>10} {'dict words':>10} {'÷ours s/page':>12}"
     head += f" {'÷ours CER':>10}"
     print(head)
@@ -194,7 +195,7 @@ def print_table(rows: list[EngineRow]) -> None:
         quality = statistics.mean(row.quality) if pages else float("nan")
         cer_ratio = _mean_cer(row) / base_cer if base_cer else float("nan")
         print(
-            f"{row.name:<26} {cers} {wall:>7.2f} {cpu:>10.2f} {quality:>10.3f} "
+            f"{row.name:<{width}} {cers} {wall:>7.2f} {cpu:>10.2f} {quality:>10.3f} "
             f"{wall / base_wall:>12.2f} {cer_ratio:>10.2f}"
         )
 
