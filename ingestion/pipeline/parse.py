@@ -4,7 +4,8 @@
 name (storage keys may lack extensions). Every failure a person can act on is a
 PermanentError with an Indonesian reason; nothing a hostile file does escapes as a crash.
 Pages listed in ``ParsedDocument.ocr_pages`` carry no text blocks: the OCR stage fills them,
-reading each page through :func:`render_page_png`.
+reading each page through :func:`render_page_image` (the review UI draws pages with
+:func:`render_page_png`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ingestion.pipeline.parsers.pdf import (
     decide_page_ocr,
     page_needs_ocr,
     parse_pdf,
+    render_page_image,
     render_page_png,
 )
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
@@ -37,6 +39,7 @@ __all__ = [
     "decide_page_ocr",
     "page_needs_ocr",
     "parse",
+    "render_page_image",
     "render_page_png",
 ]
 

@@ -36,7 +36,7 @@ from ingestion.pipeline.fetch import fetch
 from ingestion.pipeline.index import summarize, write_document
 from ingestion.pipeline.locks import advisory_lock
 from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
-from ingestion.pipeline.parse import ParseLimits, parse, render_page_png
+from ingestion.pipeline.parse import ParseLimits, parse, render_page_image
 from ingestion.pipeline.regions import attach_regions
 from ingestion.pipeline.request import (
     PROGRESS,
@@ -211,7 +211,7 @@ def _with_ocr(
     ocr = run_ocr(
         fetched.path,
         list(parsed.ocr_pages),
-        render=render_page_png,
+        render=render_page_image,
         observer=obs,
         policy=policy,
         dpi=int(settings.OCR_RENDER_DPI),

@@ -23,7 +23,7 @@ from aceh_rag.platform.heartbeat import Heartbeat, HeartbeatConfig
 from ingestion.errors import PermanentError
 from ingestion.pipeline.engines import loaded_models
 from ingestion.pipeline.ocr.images import PageImage
-from ingestion.pipeline.parse import render_page_png
+from ingestion.pipeline.parse import render_page_image
 from ingestion.pipeline.runner import Outcome, ingest
 from tests.gateway_server import FakeGateway
 from tests.pipeline_core.helpers import doc_id, image_only_pdf, make_request, put_object
@@ -101,10 +101,13 @@ def test_a_two_page_scan_yields_one_ocr_event_per_page_and_its_embed_events(
         )
         assert int(event["total_ms"]) > 0 and event["upstream_ms"] != b""
         request = body(event, "request_body")
-        png = render_page_png(source, number, DPI)
+        # The OCR step hands the engine the decoded page; its digest is over the pixels.
+        page = render_page_image(source, number, DPI)
+        pixels = page.tobytes()
         assert request["page"] == number
-        assert request["image_sha256"] == hashlib.sha256(png).hexdigest()
-        assert request["image_bytes"] == len(png)
+        assert request["image"] == f"raw-RGB-{page.width}x{page.height}"
+        assert request["image_sha256"] == hashlib.sha256(pixels).hexdigest()
+        assert request["image_bytes"] == len(pixels)
         assert int(event["request_body_bytes"]) < 300  # the digest, not the image
         response = body(event, "response_body")
         assert response["page"] == number

@@ -1,7 +1,7 @@
 """The runner's OCR step: pages rendered and read one at a time, resumable across retries.
 
-Holding every page image of a 300-page scan would cost gigabytes; here one PNG exists at a
-time. A transient engine failure retries the step, and pages already read are kept, so a
+Holding every page image of a 300-page scan would cost gigabytes; here one page image exists
+at a time. A transient engine failure retries the step, and pages already read are kept, so a
 retry reads only what is left. Each attempt is announced (``ocr_pending``) before any work,
 as the contract asks: once per actual attempt, retries included.
 """
@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+from PIL import Image
 
 from aceh_rag.platform.gateway.jobs import QueueState
 from ingestion.pipeline.base import Block
@@ -28,12 +30,13 @@ log = logging.getLogger(__name__)
 
 
 class PageRenderer(Protocol):
-    """One page (1-based) as PNG: the parse stage's renderer, handed in by the runner so
-    that OCR does not depend on the parsers (which use OCR's word quality)."""
+    """One page (1-based) as image bytes or a decoded image: the parse stage's renderer,
+    handed in by the runner so that OCR does not depend on the parsers (which use OCR's
+    word quality)."""
 
     def __call__(
         self, path: Path, page_number: int, dpi: int, *, max_pixels: int | None = None
-    ) -> bytes: ...
+    ) -> bytes | Image.Image: ...
 
 
 @dataclass(slots=True)
@@ -84,10 +87,11 @@ def run_ocr(
             if number in outcome.blocks_by_page:
                 continue  # read in an earlier attempt
             reading[0] = number
-            png = render(path, number, dpi, max_pixels=max_pixels)
-            image = PageImage(page=number, image=png, dpi=dpi)
+            image = PageImage(
+                page=number, image=render(path, number, dpi, max_pixels=max_pixels), dpi=dpi
+            )
             ocr_page = engine.recognize(image, on_queue=on_queue)
-            del png, image  # only one page image alive at a time
+            del image  # only one page image alive at a time
             outcome.blocks_by_page[number] = ocr_page_to_blocks(ocr_page)
             observer.progress("ocr", low + (high - low) * (index + 1) // max(len(pages), 1))
         return outcome

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pymupdf
+from PIL import Image
 from pymupdf import mupdf
 
 from ingestion.errors import PermanentError
@@ -433,6 +434,25 @@ def render_page_png(
     ``max_pixels`` lowers the resolution instead of failing, so a huge page cannot exhaust
     memory during OCR or in the review UI.
     """
+    return bytes(_render_pixmap(path, page_number, dpi, max_pixels).tobytes("png"))
+
+
+def render_page_image(
+    path: Path, page_number: int, dpi: int, *, max_pixels: int | None = None
+) -> Image.Image:
+    """The page of :func:`render_page_png`, decoded: what the OCR step reads.
+
+    The local engine would only decode a PNG again: encoding and decoding a 200-dpi page
+    cost 0.16–0.27 CPU-s, a tenth to a sixth of reading it (docs/decisions.md, issue #24).
+    The gateway engine encodes the page itself.
+    """
+    pixmap = _render_pixmap(path, page_number, dpi, max_pixels)
+    return Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples)
+
+
+def _render_pixmap(
+    path: Path, page_number: int, dpi: int, max_pixels: int | None
+) -> pymupdf.Pixmap:
     with library_guard("PDF rusak / tidak dapat dibaca"):
         with pymupdf.open(path) as doc:
             if doc.needs_pass:
@@ -448,5 +468,4 @@ def render_page_png(
                 area = page.rect.width * page.rect.height * zoom * zoom
                 if area > max_pixels:
                     zoom *= (max_pixels / area) ** 0.5
-            pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
-            return bytes(pixmap.tobytes("png"))
+            return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
