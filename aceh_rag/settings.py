@@ -298,8 +298,9 @@ INGEST_MAX_IMAGE_PIXELS = env_int("INGEST_MAX_IMAGE_PIXELS", 80_000_000, minimum
 OCR_REVIEW_THRESHOLD = env_float("OCR_REVIEW_THRESHOLD", 0.6, minimum=0.0)
 OCR_RENDER_DPI = env_int("OCR_RENDER_DPI", 200, minimum=72)
 # Local OCR: threads per page (the detector's intra-op threads, the recogniser's line
-# workers; 2 halves a page's wall time for ~5 % more CPU, docs/decisions.md) and a cap on
-# its memory arena in MB (0 = none); a page over the cap goes to review.
+# workers; 2 reads a page in two thirds of the wall time at the same CPU in a worker
+# process, docs/decisions.md) and a cap on its memory arena in MB (0 = none); a page over
+# the cap goes to review.
 OCR_THREADS = env_int("OCR_THREADS", 2, minimum=1)
 OCR_MEMORY_LIMIT_MB = env_int("OCR_MEMORY_LIMIT_MB", 0, minimum=0)
 # Local OCR reads each line with the tiny recogniser first and only doubtful lines with the
