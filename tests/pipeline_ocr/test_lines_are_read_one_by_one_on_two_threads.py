@@ -6,6 +6,7 @@ padded to the widest one's width, and that padding changed what the model read.
 
 from __future__ import annotations
 
+import threading
 from functools import cache
 from typing import Any
 
@@ -92,3 +93,24 @@ def test_a_thread_that_runs_out_of_memory_fails_only_its_page_and_sends_it_to_re
     assert len(calls) == 2, "both threads were given lines"
     assert [line.confidence for line in page.lines] == [0.0]
     assert "Halaman 3" in page.text and "memori tidak cukup" in page.text
+
+
+def test_one_thread_out_of_memory_sends_the_page_to_review_whatever_the_other_hit() -> None:
+    e = LocalOcrEngine(options=SessionChoice(threads=2))
+    reader = e._ocr.text_rec
+    assert isinstance(reader, SplitRecogniser)
+    calls: list[int] = []
+    lock = threading.Lock()
+
+    def one_broken_one_starved(args: Any) -> Any:
+        with lock:
+            calls.append(len(args.img))
+            first = len(calls) == 1
+        if first:
+            raise ValueError("a model error that is not about memory")
+        raise MemoryError("Failed to allocate memory for requested buffer")
+
+    reader.inner = one_broken_one_starved
+    page = e.recognize(as_page(render_lines(PAGE_LINES), number=4))
+    assert len(calls) == 2
+    assert "Halaman 4" in page.text and "memori tidak cukup" in page.text

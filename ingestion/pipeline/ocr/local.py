@@ -303,6 +303,9 @@ class SplitRecogniser:
         # Every share ends before a failure is raised: no thread of a failed page goes on
         # reading beside the next page.
         wait(futures)
+        failures = [exc for future in futures if (exc := future.exception()) is not None]
+        if failures:  # out of memory wins: that page goes to review, not to a failed job
+            raise next((e for e in failures if is_allocation_failure(e)), failures[0])
         outs = [future.result() for future in futures]
         txts: list[str] = [""] * len(images)
         scores: list[float] = [0.0] * len(images)

@@ -447,7 +447,9 @@ def render_page_image(
     The gateway engine encodes the page itself.
     """
     pixmap = _render_pixmap(path, page_number, dpi, max_pixels)
-    return Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples)
+    with library_guard("PDF rusak / tidak dapat dibaca"):
+        # samples_mv, not samples: the latter is one more full copy of the page.
+        return Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples_mv)
 
 
 def _render_pixmap(
