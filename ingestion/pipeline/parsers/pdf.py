@@ -8,6 +8,7 @@ extraction plus, only when the page draws images, one image-placement pass. The 
 from __future__ import annotations
 
 import logging
+import math
 import operator
 import re
 import time
@@ -467,7 +468,20 @@ def _render_pixmap(
             page = doc[page_number - 1]
             zoom = dpi / 72.0
             if max_pixels:
-                area = page.rect.width * page.rect.height * zoom * zoom
-                if area > max_pixels:
-                    zoom *= (max_pixels / area) ** 0.5
+                zoom = _capped_zoom(page.rect.width, page.rect.height, zoom, max_pixels)
             return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+
+
+def _capped_zoom(width: float, height: float, zoom: float, max_pixels: int) -> float:
+    """The largest zoom up to ``zoom`` whose pixmap has at most ``max_pixels`` pixels.
+
+    MuPDF rounds each side of the pixmap outwards, so the ideal area alone is not enough: a
+    7,000-pt square page capped at 80 Mpx came out at 80,013,025 px, which the OCR's own
+    pixel check then refused.
+    """
+    zoom = min(zoom, (max_pixels / (width * height)) ** 0.5)
+    for _ in range(200):  # 0.5 % steps: enough for any cap of four pixels or more
+        if (math.ceil(width * zoom) + 1) * (math.ceil(height * zoom) + 1) <= max_pixels:
+            break
+        zoom *= 0.995
+    return zoom
