@@ -274,7 +274,7 @@ class SplitRecogniser:
 
     A line is read alone (batch of one), so lines are independent work: two threads on two
     cores halve the recogniser's wall time at no extra CPU, where two intra-op threads on
-    one line cost 10–20 % more CPU (docs/decisions.md, issue #24). ONNX Runtime releases
+    one line cost about a tenth more CPU (docs/decisions.md, issue #24). ONNX Runtime releases
     the GIL while a model runs, and a session may run on several threads at once.
     """
 
@@ -283,7 +283,7 @@ class SplitRecogniser:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ocr-rec")
 
     def __call__(self, args: Any) -> Any:
-        from rapidocr.ch_ppocr_rec import TextRecInput, TextRecOutput
+        from rapidocr.ch_ppocr_rec import TextRecInput
 
         images = [args.img] if isinstance(args.img, np.ndarray) else list(args.img)
         if len(images) < 2:
@@ -306,20 +306,27 @@ class SplitRecogniser:
         failures = [exc for future in futures if (exc := future.exception()) is not None]
         if failures:  # out of memory wins: that page goes to review, not to a failed job
             raise next((e for e in failures if is_allocation_failure(e)), failures[0])
-        outs = [future.result() for future in futures]
-        txts: list[str] = [""] * len(images)
-        scores: list[float] = [0.0] * len(images)
-        words: list[Any] = [None] * len(images)
-        for share, out in zip(shares, outs, strict=True):
-            for k, i in enumerate(share):
-                txts[i], scores[i], words[i] = out.txts[k], out.scores[k], out.word_results[k]
-        return TextRecOutput(
-            imgs=images,
-            txts=tuple(txts),  # type: ignore[arg-type]
-            scores=scores,
-            word_results=tuple(words),  # type: ignore[arg-type]
-            elapse=time.perf_counter() - started,
-        )
+        out = _in_page_order(images, shares, [future.result() for future in futures])
+        out.elapse = time.perf_counter() - started
+        return out
+
+
+def _in_page_order(images: list[np.ndarray], shares: list[list[int]], outs: list[Any]) -> Any:
+    """One recogniser output for ``images`` from the outputs of their ``shares``."""
+    from rapidocr.ch_ppocr_rec import TextRecOutput
+
+    txts: list[str] = [""] * len(images)
+    scores: list[float] = [0.0] * len(images)
+    words: list[Any] = [None] * len(images)
+    for share, out in zip(shares, outs, strict=True):
+        for k, i in enumerate(share):
+            txts[i], scores[i], words[i] = out.txts[k], out.scores[k], out.word_results[k]
+    return TextRecOutput(
+        imgs=images,
+        txts=tuple(txts),  # type: ignore[arg-type]
+        scores=scores,
+        word_results=tuple(words),  # type: ignore[arg-type]
+    )
 
 
 # Threads per page: the detector's intra-op threads and the recogniser's line workers.
