@@ -63,6 +63,9 @@ MARKER_ONLY_RE = re.compile(r"^(?:\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\.)$")
 TITLE_MAX_WORDS = 15
 # Printed gazettes end each page with a catchword announcing the next page ("Pasal 3 . . .").
 CATCHWORD_RE = re.compile(r"^\S(?:\S|\s(?!\.)){0,80}\s?(?:\.\s?){3}$|^\S.{0,80}…$|^(?:\.\s?){3,}$")
+CATCHWORD_MAX_WORDS = 10
+_DOTS_RE = re.compile(r"\s?(?:(?:\.\s?){3,}|…)$")
+_SENTENCE_ENDS_RE = re.compile(r"[.;:](?=\s)")
 
 
 @dataclass(slots=True)
@@ -417,6 +420,22 @@ class LegalBuilder:
         self._open(path, self.sections[-2].kind)
 
 
+def without_catchword(line: str) -> str:
+    """The line without a gazette's catchword: "" when the line is one ("Pasal 3 . . .",
+    "(2) Bagi pegawai negeri..."), the text before it when a conversion ran the catchword
+    onto a line of text ("… diatur oleh Menteri. Bagian…")."""
+    dots = _DOTS_RE.search(line)
+    if dots is None or len(line.split()) > CATCHWORD_MAX_WORDS * 3:
+        return line
+    # The last sentence end past the line's first word (an item's "a." or "(2)" is not one).
+    ends = [m.end() for m in _SENTENCE_ENDS_RE.finditer(line, len(line.split()[0]), dots.start())]
+    if ends and len(line[ends[-1] : dots.start()].split()) <= CATCHWORD_MAX_WORDS // 2:
+        return line[: ends[-1]]
+    if len(line.split()) <= CATCHWORD_MAX_WORDS and CATCHWORD_RE.match(line):
+        return ""
+    return line
+
+
 def legal_sections(blocks: list[Block]) -> list[Section] | None:
     """Sections of a regulation, or None when the text does not look like one."""
     builder = LegalBuilder()
@@ -424,9 +443,9 @@ def legal_sections(blocks: list[Block]) -> list[Section] | None:
         if block.kind == BlockKind.TABLE:
             builder.add_table(block)
             continue
-        for line in block.text.splitlines():
-            line = line.strip()
-            if line and not (len(line.split()) <= 10 and CATCHWORD_RE.match(line)):
+        for raw in block.text.splitlines():
+            line = without_catchword(raw.strip())
+            if line:
                 builder.add_line(line, block.page, block.ocr_confidence)
     if builder.pasal_count < 2:
         return None

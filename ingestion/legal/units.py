@@ -137,7 +137,7 @@ class PlacedAtom:
 def unit_spans(path: Sequence[str], atoms: Sequence[PlacedAtom]) -> list[UnitSpan]:
     """The Pasal and its sub-units covered by one chunk, outer before inner."""
     penjelasan = bool(path) and path[0] == "PENJELASAN"
-    pasal = pasal_number(_section_path(path))
+    pasal = pasal_number(section_path(path))
     if pasal is None or not atoms:
         return []
     spans = [_span(pasal, (), atoms, penjelasan)]
@@ -156,7 +156,7 @@ def unit_spans(path: Sequence[str], atoms: Sequence[PlacedAtom]) -> list[UnitSpa
     return sorted(spans, key=lambda s: (s.start, -s.end))
 
 
-def _section_path(path: Sequence[str]) -> Sequence[str]:
+def section_path(path: Sequence[str]) -> Sequence[str]:
     """The chunk path without the ayat/item label a split Pasal appends."""
     if path and (ayat_of(path[-1]) is not None or _ITEM_RE.match(path[-1])):
         return path[:-1]

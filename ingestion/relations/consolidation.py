@@ -33,6 +33,7 @@ from ingestion.legal.amendments.pasal import pasal_texts
 from ingestion.legal.amendments.read import read_amendments, regulation_dates
 from ingestion.legal.citation import RegulationRef
 from ingestion.legal.relations import match_key
+from ingestion.legal.units import section_path
 from ingestion.models import (
     Amendment,
     AmendmentInstruction,
@@ -62,7 +63,9 @@ def stored_text(document: Document) -> str:
     previous: list[str] = []
     rows = document.chunks.order_by("ordinal").values_list("heading_path", "text")
     for heading_path, text in rows:
-        path = [p.strip() for p in heading_path.split("›") if p.strip()]
+        # A split Pasal's chunks end their path with the ayat or item they start at; that
+        # label is an address, not a heading line of the text.
+        path = section_path([p.strip() for p in heading_path.split("›") if p.strip()])
         headings = [p for p in path if not p.startswith("Pasal ") and p != "Pembukaan"]
         for depth, heading in enumerate(headings):
             if depth >= len(previous) or previous[depth] != heading:
