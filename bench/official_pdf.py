@@ -36,7 +36,8 @@ import ocr_synth  # bench/ocr_synth.py, beside this file
 
 PAGE_W, PAGE_H = 609.4, 935.4  # F4, 215 × 330 mm
 LEFT, RIGHT, TOP, BOTTOM = 85.0, 57.0, 95.0, 80.0
-FONT, BOLD = "tiro", "tibo"
+FONT, BOLD = "tiro", "tibo"  # Times, Times Bold
+_FONTS: dict[str, pymupdf.Font] = {}
 SIZE = 12.0
 LEADING = SIZE * 1.5
 HANG = 26.0  # where an item's text starts after its marker
@@ -83,8 +84,15 @@ def hyphen_points(word: str) -> list[int]:
     return [p for p in points if 2 <= p <= len(word) - 2]
 
 
-def _width(text: str, font: str = FONT) -> float:
-    return float(pymupdf.get_text_length(text, fontname=font, fontsize=SIZE))
+def _font(name: str) -> pymupdf.Font:
+    if name not in _FONTS:
+        _FONTS[name] = pymupdf.Font(name)
+    return _FONTS[name]
+
+
+def _width(text: str, font: str = FONT, size: float = SIZE) -> float:
+    # The font object, not the name: it measures and draws "“" and "”" as themselves.
+    return float(_font(font).text_length(text, fontsize=size))
 
 
 def _split_to_fit(word: str, room: float) -> tuple[str, str] | None:
@@ -147,6 +155,31 @@ def _wrap(
     return lines
 
 
+_HEADING_STARTS = re.compile(r" (?=(?:BAB\s+[IVXLC]+|Bagian\s+Ke\w+|Paragraf\s+\d+)\b)")
+
+
+def _centred(line: str, right: float) -> list[list[tuple[float, str]]]:
+    """A heading, centred, each heading the markdown ran together on a line of its own
+    ("BAB XIX … Bagian Kesatu … Paragraf 1 Umum"); a long title wraps onto centred lines."""
+    rows: list[list[str]] = []
+    for heading in _HEADING_STARTS.split(line):
+        rows.append([])
+        for word in heading.split():
+            if rows[-1] and _width(" ".join([*rows[-1], word]), BOLD) > right - LEFT:
+                rows.append([])
+            rows[-1].append(word)
+    placed = []
+    for row in rows:
+        text = " ".join(row)
+        x = (PAGE_W - _width(text, BOLD)) / 2
+        words, cursor = [], x
+        for word in row:
+            words.append((cursor, word))
+            cursor += _width(word + " ", BOLD)
+        placed.append(words)
+    return placed
+
+
 def layout(text: str) -> list[Page]:
     """The pages of ``text`` (one paragraph a line, as the corpus markdown has it)."""
     pages = [Page()]
@@ -162,7 +195,7 @@ def layout(text: str) -> list[Page]:
         centred = bool(_CENTRED.match(line)) or (in_bab_title and line.isupper())
         in_bab_title = bool(re.match(r"^BAB\s+[IVXLC]+[A-Z]?$", line))
         if centred or _PENJELASAN.match(line):
-            placed = [[((PAGE_W - _width(line, BOLD)) / 2, line)]]
+            placed = _centred(line, right)
             font = BOLD
         else:
             item = _ITEM.match(line)
@@ -192,24 +225,24 @@ def render(text: str, out: Path) -> int:
     doc = pymupdf.open()
     for number, page in enumerate(pages, 1):
         pdf_page = doc.new_page(width=PAGE_W, height=PAGE_H)
+        writer = pymupdf.TextWriter(pdf_page.rect)
         if number > 1:
             for row, head in enumerate(RUNNING_HEAD):
-                y = 40.0 + row * 13
-                pdf_page.insert_text(
-                    ((PAGE_W - _width(head, BOLD)) / 2, y), head, fontname=BOLD, fontsize=10
-                )
+                x = (PAGE_W - _width(head, BOLD, 10)) / 2
+                writer.append((x, 40.0 + row * 13), head, font=_font(BOLD), fontsize=10)
             folio = f"- {number} -"
-            pdf_page.insert_text(
-                ((PAGE_W - _width(folio)) / 2, 78), folio, fontname=FONT, fontsize=SIZE
+            writer.append(
+                ((PAGE_W - _width(folio)) / 2, 78), folio, font=_font(FONT), fontsize=SIZE
             )
         for row, line in enumerate(page.lines):
             y = TOP + LEADING * (row + 1)
             for x, word in line.words:
-                pdf_page.insert_text((x, y), word, fontname=line.font, fontsize=SIZE)
+                writer.append((x, y), word, font=_font(line.font), fontsize=SIZE)
         if number < len(pages):
             catch = _catchword(pages[number])
             x = PAGE_W - RIGHT - _width(catch)
-            pdf_page.insert_text((x, PAGE_H - BOTTOM + 30), catch, fontname=FONT, fontsize=SIZE)
+            writer.append((x, PAGE_H - BOTTOM + 30), catch, font=_font(FONT), fontsize=SIZE)
+        writer.write_text(pdf_page)
     doc.save(out, garbage=3, deflate=True)
     doc.close()
     return len(pages)

@@ -120,6 +120,7 @@ class LegalBuilder:
         self.title_target: str | None = None
         self.top_item: str | None = None
         self.prev_line = ""
+        self.continuing = False  # the line goes on with the sentence the last one left open
         # The ayat numbers of the current Pasal while a line's markers are being accepted.
         self.line_ayats: list[str] | None = None
         # An amending regulation's instructions: the section holding them (its Pasal I, or
@@ -172,7 +173,7 @@ class LegalBuilder:
             and prev_kind in {"pasal", "penj_ayat", "pdp", "umum"}
         )
         inline_ok = bool(SENTENCE_END_RE.search(before)) or title_gap or glued
-        wrapped = at_start and bool(CONNECTOR_RE.search(self.prev_line))
+        wrapped = at_start and (self.continuing or bool(CONNECTOR_RE.search(self.prev_line)))
         if kind in STRUCTURAL:
             return ((at_start and not wrapped) or inline_ok) and not _starts_lower(after)
         if kind == "pasal":
@@ -399,13 +400,19 @@ class LegalBuilder:
 
     # -- input ---------------------------------------------------------------------------
 
-    def add_line(self, line: str, page: int, confidence: float | None) -> None:
+    def add_line(
+        self, line: str, page: int, confidence: float | None, *, continues: bool = False
+    ) -> None:
+        """Read one line; ``continues``: it goes on with the last line's sentence (a
+        paragraph running over a page break), so it joins it with a space."""
+        self.continuing = continues
         markers = self._markers(line)
+        self.continuing = False
         cuts = [m.start() for m in markers]
         if not cuts or cuts[0] > 0:
             head = line[: cuts[0] if cuts else len(line)].strip()
             if head and not self._absorb_title(head):
-                self._add_atom(Atom(head, page, confidence, "\n"))
+                self._add_atom(Atom(head, page, confidence, " " if continues else "\n"))
         for index, match in enumerate(markers):
             end = cuts[index + 1] if index + 1 < len(cuts) else len(line)
             text = line[match.start() : end].strip()
@@ -443,10 +450,12 @@ def legal_sections(blocks: list[Block]) -> list[Section] | None:
         if block.kind == BlockKind.TABLE:
             builder.add_table(block)
             continue
+        continues = block.joins_previous
         for raw in block.text.splitlines():
             line = without_catchword(raw.strip())
             if line:
-                builder.add_line(line, block.page, block.ocr_confidence)
+                builder.add_line(line, block.page, block.ocr_confidence, continues=continues)
+                continues = False
     if builder.pasal_count < 2:
         return None
     return [s for s in builder.sections if s.has_text()]

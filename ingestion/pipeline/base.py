@@ -57,6 +57,9 @@ class Block:
     bbox: Box | None = None  # where the block sits on its page, in ``frame``
     frame: PageFrame | None = None
     lines: list[OcrLine] | None = None  # OCR blocks: the lines they were joined from
+    # The paragraph goes on from the previous block (a sentence running over a page break):
+    # readers join the two with a space, not a line break.
+    joins_previous: bool = False
 
 
 @dataclass(slots=True)

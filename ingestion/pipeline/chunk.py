@@ -65,6 +65,10 @@ def generic_sections(blocks: list[Block]) -> list[Section]:
             sections.append(current)
             sections.append(Section(path=list(current.path), kind="table", table=block))
             current = Section(path=list(current.path), kind="text", units=[])
+        elif block.joins_previous and current.units and current.units[-1].atoms:
+            # The paragraph runs on from the last page: one unit, joined with a space.
+            atom = Atom(block.text, block.page, block.ocr_confidence, " ")
+            current.units[-1].atoms.append(atom)
         else:
             current.units.append(Unit(None, [Atom(block.text, block.page, block.ocr_confidence)]))
     sections.append(current)

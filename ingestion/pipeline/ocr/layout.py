@@ -8,6 +8,7 @@ from typing import Any
 
 from ingestion.pipeline.base import Block, BlockKind, Box, OcrLine, OcrPage
 from ingestion.pipeline.ocr.images import UNREAD_TEXT
+from ingestion.pipeline.reflow import join_broken
 
 # Legal structure: headings and the starts of items that begin a new paragraph.
 _HEADINGS: tuple[tuple[re.Pattern[str], int], ...] = (
@@ -114,13 +115,6 @@ def _is_title(text: str) -> bool:
 
 def _join_lines(lines: list[str]) -> str:
     out = ""
-    for line in (line.strip() for line in lines):
-        if not out:
-            out = line
-        elif out.endswith("-"):
-            # Keep the hyphen: Indonesian breaks reduplications ("masing-/masing") far
-            # more often than it hyphenates syllables in typeset legal text.
-            out += line
-        else:
-            out += " " + line
+    for line in lines:
+        out = join_broken(out, line)
     return out

@@ -28,6 +28,15 @@ from ingestion.errors import PermanentError
 from ingestion.pipeline.base import Block, BlockKind, PageFrame, ParsedDocument
 from ingestion.pipeline.ocr.confidence import page_quality_reaches
 from ingestion.pipeline.parsers.safety import ParseLimits, library_guard
+from ingestion.pipeline.reflow import (
+    VisualLine,
+    join_broken,
+    paragraph_text,
+    paragraphs,
+    starts_item,
+    union,
+    visual_lines,
+)
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +67,14 @@ PAGE_NUMBER_RE = re.compile(
 )
 _DIGITS_RE = re.compile(r"\d+")
 RUNNING_HEAD_MAX_CHARS = 120  # headers/footers are short; body text never counts as one
+MARGIN_ZONE = 0.1  # running heads and footers sit in the top or bottom tenth of the page
 PARAGRAPH = BlockKind.PARAGRAPH
+# A gazette's catchword: at the foot of a page, right of its middle, a few words and dots
+# announcing the next page ("Pasal 5 . . .", "b. bahwa..."). Page furniture, like a folio.
+CATCHWORD_RE = re.compile(r"(?:(?:\.\s?){3,}|…)\s*$")
+CATCHWORD_MAX_WORDS = 8
+_CLAUSE_END = (".", ";", ":")
+_TRAILING_FRAGMENT_RE = re.compile(r"\w+-$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +214,9 @@ class PageText:
     images: list[Box]
     rect: Box
     starts_invisible: bool  # its first character is invisible (read on pages with images)
+    # (x0, y0, x1, y1, word, block_no, line_no, word_no): the pieces of each block's lines,
+    # which put a justified line back together (a page that goes to OCR never reads them).
+    words: list[Any]
 
 
 _READING_ORDER = operator.itemgetter(3, 0)  # PyMuPDF's sort=True order, without a lambda
@@ -215,13 +234,14 @@ def _extract(page: pymupdf.Page) -> PageText:
     raw = textpage.extractBLOCKS()
     box = textpage.this.m_internal.mediabox
     rect = (box.x0, box.y0, box.x1, box.y1)
+    words = textpage.extractWORDS()
     # filter/map with item getters: C-level passes over a scan's thousands of OCR blocks.
     if not any(map(_IS_IMAGE, raw)):
-        return PageText(raw, [], rect, False)
+        return PageText(raw, [], rect, False, words)
     images = [b[:4] for b in filter(_IS_IMAGE, raw)]
     # Read while the text page is at hand; only a page with images can be a scan.
     starts_invisible = _first_char_invisible(textpage)
-    return PageText(list(filterfalse(_IS_IMAGE, raw)), images, rect, starts_invisible)
+    return PageText(list(filterfalse(_IS_IMAGE, raw)), images, rect, starts_invisible, words)
 
 
 def _decide(page: pymupdf.Page, extracted: PageText) -> OcrDecision:
@@ -270,15 +290,6 @@ def page_needs_ocr(page: pymupdf.Page) -> bool:
     return decide_page_ocr(page).needs_ocr
 
 
-def _clean_block_text(text: str) -> str:
-    """The block's lines, each stripped, without empty ones."""
-    text = text.strip()
-    # Most blocks are one line; printable means no other line break or odd space inside.
-    if "\n" not in text and text.isprintable():
-        return text
-    return "\n".join(filter(None, map(str.strip, text.splitlines())))
-
-
 def _open_pdf(path: Path, limits: ParseLimits) -> pymupdf.Document:
     try:
         doc = pymupdf.open(path, filetype="pdf")
@@ -311,19 +322,82 @@ def _page_blocks(page: pymupdf.Page, extracted: PageText) -> tuple[list[Block], 
     extracted.blocks.sort(key=_READING_ORDER)
     number = page.number + 1 if page.number is not None else 1
     x, y, right, bottom = extracted.rect
-    # The block tuples already carry their rectangle: keeping it costs no extra pass.
     frame = PageFrame(right - x, bottom - y, "pt", 72)
     page_number = PAGE_NUMBER_RE.match
     blocks = []
-    # Per block, this loop is most of what parse adds to the extraction: unpack once and
-    # build the box only for the rare page whose rect does not start at the origin.
-    for x0, y0, x1, y1, raw, _, _ in extracted.blocks:
-        text = _clean_block_text(raw)
+    for lines in paragraphs(_page_lines(extracted)):
+        text = paragraph_text(lines)
         if text and not page_number(text):
+            x0, y0, x1, y1 = union([line.box for line in lines])
             box = (x0 - x, y0 - y, x1 - x, y1 - y) if x or y else (x0, y0, x1, y1)
             # Positional: keyword arguments cost a third of the block's construction.
             blocks.append(Block(text, number, PARAGRAPH, 0, None, None, box, frame))
-    return blocks, decision
+    return _without_catchword(blocks), decision
+
+
+def _page_lines(extracted: PageText) -> list[VisualLine]:
+    """The page's printed lines in reading order: each block's pieces (MuPDF's lines, cut
+    at every wide gap of a justified line) put back on the lines they were printed on."""
+    pieces: dict[int, dict[int, list[Any]]] = {}
+    for word in extracted.words:
+        pieces.setdefault(word[5], {}).setdefault(word[6], []).append(word)
+    lines: list[VisualLine] = []
+    for block in extracted.blocks:
+        in_block = pieces.get(block[5])
+        if not in_block:
+            continue
+        runs = [
+            ((ws[0][0], min(w[1] for w in ws), ws[-1][2], max(w[3] for w in ws)), _words(ws))
+            for ws in in_block.values()
+        ]
+        lines.extend(visual_lines(runs))
+    return lines
+
+
+def _words(words: list[Any]) -> str:
+    return " ".join(word[4] for word in words)
+
+
+def _without_catchword(blocks: list[Block]) -> list[Block]:
+    """The page without its catchword: a last line of a few words and dots, right of the
+    page's middle (the next page opens with those words)."""
+    if not blocks:
+        return blocks
+    last = blocks[-1]
+    frame_width = last.frame.width if last.frame else 0.0
+    right_side = last.bbox is not None and last.bbox[0] > 0.4 * frame_width
+    short = len(last.text.split()) <= CATCHWORD_MAX_WORDS
+    if right_side and short and CATCHWORD_RE.search(last.text):
+        return blocks[:-1]
+    return blocks
+
+
+def _join_across_pages(pages: list[list[Block]]) -> None:
+    """A sentence running over a page break: the next page's first block goes on with the
+    last one before it (``joins_previous``), and a word hyphenated there is made whole on
+    the new page."""
+    previous: Block | None = None
+    for blocks in pages:
+        if not blocks:
+            continue
+        first = blocks[0]
+        if previous is not None and _runs_on(previous, first):
+            fragment = _TRAILING_FRAGMENT_RE.search(previous.text)
+            if fragment is not None:
+                first.text = join_broken(fragment.group(), first.text)
+                previous.text = previous.text[: fragment.start()].rstrip()
+            first.joins_previous = True
+        previous = blocks[-1]
+
+
+def _runs_on(last: Block, first: Block) -> bool:
+    text = first.text.lstrip()
+    return (
+        bool(text)
+        and not last.text.rstrip().endswith(_CLAUSE_END)
+        and text[0].islower()
+        and not starts_item(text)
+    )
 
 
 def _head_key(text: str) -> str:
@@ -331,8 +405,17 @@ def _head_key(text: str) -> str:
 
 
 def _edges(blocks: list[Block]) -> list[Block]:
-    """The first and last two blocks of a page, each once."""
-    return blocks if len(blocks) <= 4 else blocks[:2] + blocks[-2:]
+    """The first and last two blocks of a page, each once, that sit in its margins: a
+    heading ("Pasal 58") may open or close many pages too, but inside the text area."""
+    edges = blocks if len(blocks) <= 4 else blocks[:2] + blocks[-2:]
+    return [b for b in edges if _in_margin(b)]
+
+
+def _in_margin(block: Block) -> bool:
+    if block.bbox is None or block.frame is None:
+        return True
+    height = block.frame.height
+    return block.bbox[3] <= MARGIN_ZONE * height or block.bbox[1] >= (1 - MARGIN_ZONE) * height
 
 
 def _drop_running_heads(pages: list[list[Block]]) -> int:
@@ -415,7 +498,8 @@ def parse_pdf(path: Path, limits: ParseLimits) -> ParsedDocument:
         # MuPDF rebuilt a broken file (e.g. truncated) and found nothing on any page.
         raise PermanentError("PDF rusak / tidak dapat dibaca", code="corrupt")
     dropped = _drop_running_heads(per_page)
-    result.blocks = [block for blocks in per_page for block in blocks]
+    _join_across_pages(per_page)
+    result.blocks = [block for blocks in per_page for block in blocks if block.text]
     log.info(
         "parsed pdf pages=%s ocr_pages=%s decisions=%s running_heads_dropped=%s in %.1f ms",
         result.page_count,
