@@ -40,6 +40,7 @@ import difflib
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import time
@@ -56,6 +57,9 @@ import gold.extract as gold_reader  # noqa: E402  (bench/gold/extract.py)
 
 CORPUS = Path("/work/shared/corpus")
 GOLD = REPO / "bench" / "gold" / "consolidation.json"
+GOLD_PDF = REPO / "bench" / "gold" / "consolidation_pdf.json"
+# Page furniture that must never stand inside a wording: a folio, a catchword, a site footer.
+JUNK_RE = re.compile(r"\s-\s?\d{1,3}\s?-(?:\s|$)|(?:\.\s?){3}|…|jdih\.\w+\.go\.id")
 FORMATS = ("md", "pdf", "scan")
 PHRASE_WORDS = 12
 NEAR = 0.98
@@ -79,7 +83,12 @@ def alike(a: str, b: str) -> float:
 class GoldPasal:
     number: str
     state: str
-    wording: str | None  # folded; None: state only
+    wording: str | None  # folded; None: state only (or bounds, below)
+    # The real PDF chains' gold gives a wording's bounds: its first and last words and words
+    # a change removed, which must not be in it.
+    first: str = ""
+    last: str = ""
+    absent: tuple[str, ...] = ()
 
 
 @dataclass
@@ -88,6 +97,11 @@ class GoldChain:
     files: list[str]  # the original first, then its amendments in order
     items: dict[str, int]
     pasal: dict[str, GoldPasal]
+    folder: str = "amendments"  # under the corpus; "amendments/pdf" for the real PDFs
+
+    @property
+    def real_pdf(self) -> bool:
+        return self.folder.endswith("pdf")
 
 
 def load_gold(corpus: Path, names: list[str] | None) -> list[GoldChain]:
@@ -109,6 +123,33 @@ def load_gold(corpus: Path, names: list[str] | None) -> list[GoldChain]:
                 text = gold_reader.locate(texts[wording["file"]], wording)
             pasal[number] = GoldPasal(number, entry["state"], text)
         chains.append(GoldChain(chain["chain"], files, dict(chain["items"]), pasal))
+    return chains + load_pdf_gold(names)
+
+
+def load_pdf_gold(names: list[str] | None) -> list[GoldChain]:
+    """The real PDF chains, gold by reading (``bench/gold/consolidation_pdf.json``)."""
+    chains = []
+    for chain in json.loads(GOLD_PDF.read_text(encoding="utf-8"))["chains"]:
+        if names and not any(chain["chain"].startswith(n) for n in names):
+            continue
+        pasal = {
+            str(n): GoldPasal(str(n), "original", None) for n in range(1, chain["pasal_count"] + 1)
+        }
+        for number in chain["deleted"]:
+            pasal[number] = GoldPasal(number, "deleted", None)
+        for number, entry in chain["changed"].items():
+            pasal[number] = GoldPasal(
+                number,
+                entry["state"],
+                None,
+                entry["first"],
+                entry["last"],
+                tuple(entry.get("absent", ())),
+            )
+        files = [chain["original"], *chain["amendments"]]
+        chains.append(
+            GoldChain(chain["chain"], files, dict(chain["items"]), pasal, "amendments/pdf")
+        )
     return chains
 
 
@@ -118,12 +159,12 @@ def load_gold(corpus: Path, names: list[str] | None) -> list[GoldChain]:
 def files_for(fmt: str, chain: GoldChain, corpus: Path, renders: Path) -> list[Path]:
     import official_pdf
 
-    sources = [corpus / "amendments" / f for f in chain.files]
+    sources = [corpus / chain.folder / f for f in chain.files]
     if fmt == "md":
-        return sources
+        return [] if chain.real_pdf else sources
     out = []
     for source in sources:
-        pdf = renders / "pdf" / f"{source.stem}.pdf"
+        pdf = source if chain.real_pdf else renders / "pdf" / f"{source.stem}.pdf"
         if not pdf.exists() or pdf.stat().st_mtime < source.stat().st_mtime:
             pdf.parent.mkdir(parents=True, exist_ok=True)
             official_pdf.render(source.read_text(encoding="utf-8"), pdf)
@@ -249,7 +290,7 @@ def score_pasal(gold: GoldChain, pasals: dict[str, dict[str, Any]], figures: Fig
         text = fold(found["text"] or "") if found else ""
         if expected.state in ("amended", "inserted"):
             figures.changed += 1
-            ok_state = state in ("amended", "inserted")
+            ok_state = state in ("amended", "inserted") and within_bounds(expected, text)
             exact = ok_state and (expected.wording is None or text == expected.wording)
             near = ok_state and (expected.wording is None or alike(text, expected.wording) >= NEAR)
             figures.changed_right += exact
@@ -264,6 +305,7 @@ def score_pasal(gold: GoldChain, pasals: dict[str, dict[str, Any]], figures: Fig
         else:
             figures.untouched += 1
             right = state == "original" and (expected.wording is None or text == expected.wording)
+            right = right and (expected.wording is not None or not JUNK_RE.search(text))
             figures.untouched_right += right
             if not right:
                 figures.misses.append(
@@ -271,9 +313,21 @@ def score_pasal(gold: GoldChain, pasals: dict[str, dict[str, Any]], figures: Fig
                 )
 
 
+def within_bounds(expected: GoldPasal, text: str) -> bool:
+    """A real PDF's wording: its bounds, none of the removed words, no page furniture."""
+    if not (expected.first or expected.last):
+        return True
+    return (
+        text.startswith(expected.first)
+        and text.endswith(expected.last)
+        and not any(a in text for a in expected.absent)
+        and not JUNK_RE.search(text)
+    )
+
+
 def _diff(expected: str | None, got: str) -> str:
     if expected is None:
-        return "state only"
+        return f"bounds or state: «{got[:60]} … {got[-60:]}»"
     if expected == got:
         return "same wording"
     pairs = enumerate(zip(expected, got, strict=False))
@@ -324,6 +378,9 @@ def score_search(
     """First results for phrases of the new wordings, and of the replaced ones."""
     citation = original["citation"]
     wordings = [p.wording for p in gold.pasal.values() if p.wording]
+    if gold.real_pdf:  # a wording within its gold bounds stands in for the gold's
+        gold = checked_wordings(gold, pasals)
+        wordings = [p.wording for p in gold.pasal.values() if p.wording]
     df: Counter[str] = Counter()
     for wording in wordings:
         df.update({_key(w) for w in wording.split()})
@@ -348,6 +405,16 @@ def score_search(
             figures.old_queries += 1
             old_hit = _first(api, phrase(old, df, len(wordings)))
             figures.old_stale_first += _stale(old_hit, original["id"], replaced)
+
+
+def checked_wordings(gold: GoldChain, pasals: dict[str, dict[str, Any]]) -> GoldChain:
+    pasal = {}
+    for number, expected in gold.pasal.items():
+        text = fold((pasals.get(number) or {}).get("text") or "")
+        known = expected.first or expected.last
+        wording = text if known and text and within_bounds(expected, text) else None
+        pasal[number] = GoldPasal(number, expected.state, wording)
+    return GoldChain(gold.name, gold.files, gold.items, pasal, gold.folder)
 
 
 def _first(api: Api, text: str) -> dict[str, Any] | None:
@@ -403,7 +470,10 @@ def run_format(
     print(f"\n== {fmt}")
     for chain in chains:
         started = time.perf_counter()
-        ids = import_files(files_for(fmt, chain, corpus, renders))
+        files = files_for(fmt, chain, corpus, renders)
+        if not files:
+            continue  # a real PDF chain has no markdown
+        ids = import_files(files)
         took = time.perf_counter() - started
         original = api.get(f"/api/documents/{ids[0]}")
         consolidated = api.get(f"/api/documents/{ids[0]}/consolidated")

@@ -124,8 +124,13 @@ def normal_number(raw: str) -> str:
 
 TRAILING_HEADING = re.compile(r"\s(?:Paragraf\s+\d+|Bagian\s+Ke\w+|BAB\s+[IVXLC]+)\b[^.;:]*$")
 # "… atau 3. menghalangi… 3. menghalangi …": a catchword left inside a line, then its words.
-REPEATED_CATCHWORD = re.compile(r"(?P<words>\S+(?: \S+){0,4})(?:\.\.\.|…) (?P=words)\b")
-INLINE_CATCHWORD = re.compile(r"\s(?P<stem>[“\"]?[A-Z][\w ]{0,12}?)(?:…|\.{3})\s*$")
+REPEATED_CATCHWORD = re.compile(
+    r"[“\"‘’']*(?P<words>[^\s.…]\S*(?: \S+){0,4}?)(?:\.\.\.|…)\s+(?=[“\"‘’']*(?P=words)(?!\w))"
+)
+INLINE_CATCHWORD = re.compile(
+    r"(?<=[.;:])\s(?:\d{1,3}\s)?(?P<stem>(?:\d{1,3}\.\s|\(\d{1,3}[a-z]?\)\s|[a-z]\.\s)?[“\"]?[A-Za-z]"
+    r"[\w ]{0,12}?)(?:…|\.{3})\s*$"
+)
 
 
 def content_lines(text: str) -> list[str]:
@@ -148,7 +153,7 @@ def content_lines(text: str) -> list[str]:
 
 def content_text(text: str) -> str:
     """The file's text as the gold reads it: catchwords out, whitespace folded."""
-    return REPEATED_CATCHWORD.sub(r"\g<words>", fold("\n".join(content_lines(text))))
+    return REPEATED_CATCHWORD.sub("", fold("\n".join(content_lines(text))))
 
 
 def anchored(wording: Wording, content: str, near: int) -> Wording:
@@ -176,7 +181,7 @@ def locate(content: str, wording: dict[str, object]) -> str | None:
 
 
 def locator(file: str, text: str) -> Wording:
-    text = TRAILING_HEADING.sub("", REPEATED_CATCHWORD.sub(r"\g<words>", fold(text)))
+    text = TRAILING_HEADING.sub("", REPEATED_CATCHWORD.sub("", fold(text)))
     words = fold(text).strip(" \"“”'").split()
     while len(words) > 1 and (
         words[-1] in ("“", '"')

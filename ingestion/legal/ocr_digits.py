@@ -22,3 +22,30 @@ AFTER_KEYWORD_CLASS = f"[0-9{AFTER_KEYWORD_LETTERS}]"
 # "Pasal" as scans print it: its l read as 1, i, I, "]" or "|", or split off ("Pasa-l").
 # Only ever taken before a Pasal number, so a word such as "Pasai" (Samudera Pasai) is not.
 PASAL_WORD = r"\bPasa(?:l|\s?-\s?[l1iI]|[1iI\]|])"
+
+# A Pasal number's letter as scans print it: "27B" read "278", "67A" read "67,4'" or "674'",
+# "51B" read "5lE}".
+_LETTER_FORMS = (("A", ("4'", ",4'", ",4", "4")), ("B", ("E}", "El", "E1", "E]", "8")))
+_NOISE = str.maketrans("", "", "'’,}]")
+_DIGIT_LIKE = str.maketrans({"L": "1", "l": "1", "I": "1", "|": "1", "i": "1", "O": "0", "o": "0"})
+
+
+def _readings(raw: str) -> set[str]:
+    """The Pasal numbers a printed number may stand for, its own reading first among them."""
+    raw = raw.replace(" ", "")
+    readings = {raw.translate(_NOISE).translate(_DIGIT_LIKE)}
+    for letter, forms in _LETTER_FORMS:
+        for form in forms:
+            if raw.endswith(form) and len(raw) > len(form):
+                readings.add(raw[: -len(form)].translate(_DIGIT_LIKE) + letter)
+    return readings
+
+
+def pasal_number_as(raw: str, named: frozenset[str]) -> str | None:
+    """The one Pasal of ``named`` (the Pasal an amending instruction names) that a printed
+    heading number stands for: "278" under "disisipkan Pasal 27A dan Pasal 27B" is 27B,
+    "L6A" is 16A. None when the number is one of them as printed, or none or several fit."""
+    if not named or raw in named:
+        return None
+    fits = _readings(raw) & named
+    return next(iter(fits)) if len(fits) == 1 else None

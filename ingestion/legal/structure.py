@@ -17,11 +17,17 @@ split unless a unit alone exceeds the budget.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 
-from ingestion.legal.amendments.read import MAX_JUMP, opens_instruction
-from ingestion.legal.ocr_digits import PASAL_WORD
+from ingestion.legal.amendments.read import (
+    MAX_JUMP,
+    instruction_pasal,
+    opens_instruction,
+    restated_pasal,
+)
+from ingestion.legal.ocr_digits import PASAL_WORD, pasal_number_as
 from ingestion.legal.units import Address, ayat_of
 from ingestion.pipeline.base import Block, BlockKind
 
@@ -30,7 +36,7 @@ MARKER_RE = re.compile(
     (?P<bab>\bBAB\s+(?P<bab_no>[IVXLCDM]+|\d+)\b)
     |(?P<bagian>\bBagian\s+(?P<bagian_no>Ke[a-z]+(?:\s+(?:Belas|Puluh(?:\s+[A-Z][a-z]+)?))?)\b)
     |(?P<paragraf>\bParagraf\s+(?P<paragraf_no>\d+|Ke[a-z]+)\b)
-    |(?P<pasal>PASAL_WORD\s+(?P<pasal_no>\d+[A-Z]?)\b)
+    |(?P<pasal>PASAL_WORD\s+(?P<pasal_no>(?:\d|[LlI](?=\d))\d*(?:,?4'|E[}l]|\s?[A-Z]\b)?)(?![\w'}]))
     |(?P<penj_ayat>\bAyat\s+\((?P<penj_ayat_no>\d+[a-z]?)\))
     |(?P<ayat>\((?P<ayat_no>\d{1,3}[a-z]?)\)\.?(?=\s|$))
     |(?P<ayat_open>\((?P<ayat_open_no>\d{1,3})(?=\s+[A-Z]))
@@ -45,7 +51,10 @@ MARKER_RE = re.compile(
     """.replace("PASAL_WORD", PASAL_WORD),
     re.VERBOSE,
 )
+logger = logging.getLogger(__name__)
+
 STRUCTURAL = frozenset({"bab", "bagian", "paragraf"})
+_PLAIN_PASAL_NO_RE = re.compile(r"\d+\s?[A-Z]?")
 # A line ending in one of these words continues into the next: a Pasal/ayat at the start
 # of the next line is then a wrapped reference, not a header.
 CONNECTOR_RE = re.compile(
@@ -64,8 +73,20 @@ TITLE_MAX_WORDS = 15
 # Printed gazettes end each page with a catchword announcing the next page ("Pasal 3 . . .").
 CATCHWORD_RE = re.compile(r"^\S(?:\S|\s(?!\.)){0,80}\s?(?:\.\s?){3}$|^\S.{0,80}…$|^(?:\.\s?){3,}$")
 CATCHWORD_MAX_WORDS = 10
+# "… berikut: “Pasal 38 A... “Pasal 38 A Pembuktian …": a catchword left inside a line,
+# then the words it announced.
+_REPEATED_CATCHWORD_RE = re.compile(
+    r"[“\"‘’']*(?P<words>[^\s.…]\S*(?: \S+){0,4}?)(?:\.\.\.|…)\s+(?=[“\"‘’']*(?P=words)\b)"
+)
+# "… perpajakan. Bunga... (2) Direktur …": a catchword whose page the conversion lost, left
+# before the next unit's marker.
+_STRANDED_CATCHWORD_RE = re.compile(
+    r"(?<=[.;:])\s+[^\s.…]\S*(?: \S+){0,2}?(?:\.\.\.|…)"
+    r"(?=\s+(?:\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\.)\s)"
+)
 _DOTS_RE = re.compile(r"\s?(?:(?:\.\s?){3,}|…)$")
-_SENTENCE_ENDS_RE = re.compile(r"[.;:](?=\s)")
+_SENTENCE_ENDS_RE = re.compile(r"[.;:][\"”’']?(?=\s)")
+_ITEM_NUMBER_RE = re.compile(r"(?:^|\s)(?:\d{1,3}|[a-z]|\(\d{1,3}[a-z]?\))$")
 
 
 @dataclass(slots=True)
@@ -92,6 +113,7 @@ class Section:
     kind: str
     units: list[Unit] = field(default_factory=list)
     table: Block | None = None
+    continued: bool = False  # reopened after a table: the same part goes on
 
     def has_text(self) -> bool:
         return self.table is not None or any(u.atoms for u in self.units)
@@ -128,6 +150,12 @@ class LegalBuilder:
         self.instructions: Section | None = None
         self.instruction_headers: tuple[str | None, str | None, str | None] = (None, None, None)
         self.instruction_no = 0
+        # The Pasal the last instruction restates, until its wording starts: printed without
+        # its heading, the wording is still that Pasal's (a unit search can cite).
+        self.restating: str | None = None
+        # The Pasal the last instruction names: a restated heading OCR damaged ("Pasal 278"
+        # under "… yakni Pasal 27A dan Pasal 27B") takes the name it stands for.
+        self.named: frozenset[str] = frozenset()
 
     # -- structure state -----------------------------------------------------------------
 
@@ -177,7 +205,7 @@ class LegalBuilder:
         if kind in STRUCTURAL:
             return ((at_start and not wrapped) or inline_ok) and not _starts_lower(after)
         if kind == "pasal":
-            if _starts_lower(after):
+            if _starts_lower(after) or self._pasal_number(match) is None:
                 return False
             return (at_start and not wrapped) or inline_ok
         if kind == "ayat":
@@ -328,8 +356,9 @@ class LegalBuilder:
             return
         self.title_target = None
         if kind == "pasal":
+            self.restating = None  # the restated Pasal has its heading
             self.pasal_count += 1
-            name = f"Pasal {match.group('pasal_no')}"
+            name = f"Pasal {self._pasal_number(match)}"
             self._open([*self._prefix(), name], "pasal")
             self._add_atom(atom)
         elif kind in {"ayat", "penj_ayat", "ayat_open"}:
@@ -342,6 +371,11 @@ class LegalBuilder:
         elif kind in {"huruf", "angka", "penj_huruf"}:
             if kind == "angka" and self._is_instruction(match, text):
                 self._return_to_instructions(int(match.group("angka_no")))
+                self._item(kind, match, atom)
+                instruction = text[match.end() - match.start() :]
+                self.restating = restated_pasal(instruction)
+                self.named = instruction_pasal(instruction)
+                return
             self._item(kind, match, atom)
         elif kind == "penjelasan":
             self.penjelasan = True
@@ -390,6 +424,25 @@ class LegalBuilder:
             self.instructions = self._open(list(home.path), home.kind)
         self.instruction_no = number
 
+    def _pasal_number(self, match: re.Match[str]) -> str | None:
+        """A heading's number: as printed ("12 A" as older laws print it is 12A), or the
+        Pasal the instruction names that an OCR-damaged number stands for; None when a
+        damaged number ("L6A") stands for none of them."""
+        raw = match.group("pasal_no").replace(" ", "")
+        mapped = pasal_number_as(raw, self.named) if self.instructions else None
+        if mapped is not None:
+            return mapped
+        return raw if _PLAIN_PASAL_NO_RE.fullmatch(raw) else None
+
+    def _open_restated(self, line: str, markers: list[re.Match[str]]) -> None:
+        """The first line after an instruction that restates one Pasal: unless the line is
+        that Pasal's heading, the wording starts here without it."""
+        number, self.restating = self.restating, None
+        if markers and markers[0].start() == 0 and _kind(markers[0]) in ("pasal", "bab"):
+            return
+        self.pasal_count += 1
+        self._open([*self._prefix(), f"Pasal {number}"], "pasal")
+
     def _first_home(self, section: Section, number: int) -> Section:
         """Where the instructions stand: the section of instruction 1 (an omnibus law's
         Pasal 81, or the Pembukaan that holds an unread "Pasal I"). When OCR lost the first
@@ -408,6 +461,8 @@ class LegalBuilder:
         self.continuing = continues
         markers = self._markers(line)
         self.continuing = False
+        if self.restating is not None and not continues:
+            self._open_restated(line, markers)
         cuts = [m.start() for m in markers]
         if not cuts or cuts[0] > 0:
             head = line[: cuts[0] if cuts else len(line)].strip()
@@ -424,18 +479,24 @@ class LegalBuilder:
         path = list(self._current().path)
         self.sections.append(Section(path=path, kind="table", table=block))
         # Text after a table continues the section it interrupted.
-        self._open(path, self.sections[-2].kind)
+        self._open(path, self.sections[-2].kind).continued = True
 
 
 def without_catchword(line: str) -> str:
     """The line without a gazette's catchword: "" when the line is one ("Pasal 3 . . .",
     "(2) Bagi pegawai negeri..."), the text before it when a conversion ran the catchword
     onto a line of text ("… diatur oleh Menteri. Bagian…")."""
+    if "..." in line or "…" in line:
+        line = _STRANDED_CATCHWORD_RE.sub("", _REPEATED_CATCHWORD_RE.sub("", line))
     dots = _DOTS_RE.search(line)
-    if dots is None or len(line.split()) > CATCHWORD_MAX_WORDS * 3:
+    if dots is None:
         return line
     # The last sentence end past the line's first word (an item's "a." or "(2)" is not one).
-    ends = [m.end() for m in _SENTENCE_ENDS_RE.finditer(line, len(line.split()[0]), dots.start())]
+    ends = [
+        m.end()
+        for m in _SENTENCE_ENDS_RE.finditer(line, len(line.split()[0]), dots.start())
+        if not _ITEM_NUMBER_RE.search(line, 0, m.start())  # "… berbunyi.” 3. Di antara…"
+    ]
     if ends and len(line[ends[-1] : dots.start()].split()) <= CATCHWORD_MAX_WORDS // 2:
         return line[: ends[-1]]
     if len(line.split()) <= CATCHWORD_MAX_WORDS and CATCHWORD_RE.match(line):
@@ -458,4 +519,46 @@ def legal_sections(blocks: list[Block]) -> list[Section] | None:
                 continues = False
     if builder.pasal_count < 2:
         return None
+    if builder.instructions is None:  # an amending law restates Pasal out of order
+        body = [s for s in builder.sections if s.kind == "pasal" and _in_body(s)]
+        _mend_numbering(body)
     return [s for s in builder.sections if s.has_text()]
+
+
+def _mend_numbering(pasals: list[Section]) -> None:
+    """A heading OCR misread out of its sequence takes the number between its neighbours:
+    "Pasal 25, Pasal 16, Pasal 27" → 26; "Pasal 44, Pasal 46, Pasal 46" → 45 (the scan of
+    UU 10/1995 prints both). A Pasal a table interrupts is one Pasal in several sections."""
+    runs: list[list[Section]] = []
+    for section in pasals:
+        if runs and section.continued and runs[-1][0].path == section.path:
+            runs[-1].append(section)
+        else:
+            runs.append([section])
+    numbers = [_plain_number(run[0]) for run in runs]
+    for index in range(1, len(runs) - 1):
+        before, here, after = numbers[index - 1], numbers[index], numbers[index + 1]
+        if before is None or here is None or after is None or here == before + 1:
+            continue
+        if after == before + 2:
+            _renumber(runs[index], str(before + 1))
+            numbers[index] = before + 1
+
+
+def _in_body(section: Section) -> bool:
+    return not section.path or not section.path[0].startswith(("PENJELASAN", "LAMPIRAN"))
+
+
+def _plain_number(section: Section) -> int | None:
+    match = re.fullmatch(r"Pasal (\d+)", section.path[-1]) if section.path else None
+    return int(match.group(1)) if match else None
+
+
+def _renumber(run: list[Section], number: str) -> None:
+    old = run[0].path[-1]
+    for section in run:
+        section.path = [*section.path[:-1], f"Pasal {number}"]
+    first = next((u.atoms[0] for u in run[0].units if u.atoms), None)
+    if first is not None:
+        first.text = re.sub(rf"^{PASAL_WORD}\s+\d+", f"Pasal {number}", first.text, count=1)
+    logger.info("structure: heading %s read as Pasal %s (its neighbours' sequence)", old, number)

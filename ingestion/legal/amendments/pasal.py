@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ingestion.legal.amendments.text import clean, fix_numbers
+from ingestion.legal.ocr_digits import pasal_number_as
 
 MAX_GAP = 6
 # Each heading pattern opens with its literal word so the engine can skip ahead to it; what
@@ -22,7 +23,14 @@ PASAL_HEADING_RE = re.compile(
     # References go on in lower case ("Pasal 5 ayat (1)", "Pasal 5 yang …"); a body starts
     # with a capital ("Yang dimaksud …", "Dalam hal …") or an ayat.
     r"(?![ \t]*(?:ayat|huruf|angka|dan\b|atau\b|sampai|s\.d|,|\)|tentang|ini\b|tersebut|"
-    r"sebagaimana|yang\b|di\b|pada\b|dalam\b|berbunyi|diubah|dihapus|tetap))"
+    r"sebagaimana|yang\b|di\b|pada\b|dalam\b|berbunyi|diubah|dihapus|tetap|dengan\b|"
+    r"adalah\b|menjadi\b))"
+)
+# A heading whose number OCR damaged ("Pasal L6A", "Pasal 67,4'", "Pasal 5lE}"): taken only
+# when it reads as a Pasal the instruction names (:func:`ocr_digits.pasal_number_as`).
+DAMAGED_HEADING_RE = re.compile(
+    r"(?i:Pasa\S{0,2})[ \t]*(?P<raw>[0-9LlI][0-9LlIO]{0,3}(?:,?4'|E[}l1\]]|[A-Z]|')?)"
+    r"(?=[ \t]*[\n(A-Z])"
 )
 BAB_HEADING_RE = re.compile(
     r"BAB\s+(?P<number>[IVXLC]+[ ]?[A-Z]?)(?![\w])(?!\s*(?:dan\b|,|ini\b|tentang))"
@@ -147,7 +155,14 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
     for match in PASAL_HEADING_RE.finditer(body):
         if _opens_line(body, match.start()) or _FIRST_AYAT_RE.match(body, match.end()):
             number = _clean_number(match.group("number"))
+            number = pasal_number_as(number, expected) or number
             candidates.append((match.start(), match.end(), number, pasal_key(number)))
+    taken = {c[0] for c in candidates}
+    for match in DAMAGED_HEADING_RE.finditer(body) if expected else ():
+        number = pasal_number_as(match.group("raw"), expected)
+        if number and match.start() not in taken and _opens_line(body, match.start()):
+            candidates.append((match.start(), match.end(), number, pasal_key(number)))
+    candidates.sort()
     # best[i] = (score of the best run ending at candidate i, previous index)
     best: list[tuple[int, int]] = []
     # Pasal number → {key: the best-scoring candidate with that key so far}; a later run can

@@ -138,7 +138,10 @@ _EFFECTIVE_RE = re.compile(
     r"mulai\s+berlaku\s+(?:pada\s+tanggal|sejak\s+tanggal|pada)\s+(?P<when>diundangkan|[^.]{4,40})",
     re.IGNORECASE,
 )
-_ENACTED_RE = re.compile(r"Diundangkan\s+di\s+\w+\s+pada\s+tanggal\s+(?P<when>[^\n]{4,40})", re.I)
+# "tanggal" as OCR prints it too ("tanggaI", "tangga1").
+_ENACTED_RE = re.compile(
+    r"Diundangkan\s+di\s+\w+\s+pada\s+tangga[lI1|i]\s+(?P<when>[^\n]{4,40})", re.I
+)
 # "PERUBAHAN KEDUA ATAS …", "PENGUBAHAN DAN PENAMBAHAN PERATURAN …", "PEROBAHAN … ATAS …"
 _TITLE_TARGET_RE = re.compile(
     r"\b(?:perubahan|pengubahan|perobahan)\b(?:\s+(?:\w+\s+){0,3}?atas\b)?", re.IGNORECASE
@@ -521,6 +524,31 @@ def opens_instruction(text: str) -> bool:
     """
     head = text[:300]
     return bool(_KEYWORD_RE.match(head)) and bool(_VERB_RE.search(_first_sentence(head)))
+
+
+def instruction_pasal(instruction: str) -> frozenset[str]:
+    """Every Pasal an instruction sentence names, new ones included ("Di antara Pasal 27 dan
+    Pasal 28 disisipkan 2 (dua) pasal, yakni Pasal 27A dan Pasal 27B" → 27, 28, 27A, 27B):
+    the numbers a restated heading below it may carry."""
+    head, _body = _split_head(_join_split_words(instruction))
+    fixed = fix_numbers(" ".join(head.split()))
+    return frozenset(n.replace(" ", "") for kind, n in _units(fixed) if kind == "pasal")
+
+
+def restated_pasal(instruction: str) -> str | None:
+    """The Pasal whose wording follows an instruction sentence, when it restates exactly
+    one of the amended regulation's Pasal in whole or in part ("Ketentuan Pasal 5 diubah
+    sehingga berbunyi …", "Ketentuan Pasal 10 ayat (4) huruf b diubah sehingga …"). The
+    structure grammar opens that Pasal for a restatement printed without its heading."""
+    head, _body = _split_head(_join_split_words(instruction))
+    if not re.search(r"berbunyi|sebagai\s+berikut", instruction[: len(head) + 40], re.I):
+        return None
+    fixed = fix_numbers(" ".join(head.split()))
+    if _operation(fixed) not in (Operation.REPLACE, Operation.ADD_UNITS):
+        return None
+    context = _context(fixed)
+    named = {t.pasal for t in _targets(fixed, _operation(fixed) or Operation.REPLACE, context)}
+    return context.pasal if context.pasal and named <= {context.pasal} else None
 
 
 def _first_sentence(text: str) -> str:

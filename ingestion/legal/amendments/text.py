@@ -40,8 +40,21 @@ MONTHS = {
     "november": 11,
     "desember": 12,
 }
+# OCR's look-alike letters inside a month's name ("Januarl", "Jun1", "Mel", "Nopernber").
+_OCR_LETTER = {"i": "[il1I|]", "l": "[li1I|]", "m": "(?:m|rn)", "o": "[o0]", "e": "[ec]"}
+
+
+def _ocr_tolerant(word: str) -> str:
+    return "".join(_OCR_LETTER.get(ch, re.escape(ch)) for ch in word)
+
+
+_MONTH_FORMS = [
+    (re.compile(_ocr_tolerant(name), re.IGNORECASE), number) for name, number in MONTHS.items()
+]
 _DATE_RE = re.compile(
-    r"(?P<day>[0-9OolIL|]{1,2})\s+(?P<month>" + "|".join(MONTHS) + r")\s+(?P<year>[0-9OolI|]{4})",
+    r"(?P<day>[0-9OolIL|]{1,2})\s+(?P<month>"
+    + "|".join(_ocr_tolerant(name) for name in MONTHS)
+    + r")\s+(?P<year>[0-9OolI|]{4})",
     re.IGNORECASE,
 )
 
@@ -112,8 +125,9 @@ def read_date(text: str) -> date | None:
         return None
     day = match.group("day").translate(IN_TEXT).replace("L", "1")
     year = match.group("year").translate(IN_TEXT)
+    month = next(n for form, n in _MONTH_FORMS if form.fullmatch(match.group("month")))
     try:
-        return date(int(year), MONTHS[match.group("month").lower()], int(day))
+        return date(int(year), month, int(day))
     except ValueError:
         return None
 
