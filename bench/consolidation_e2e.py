@@ -66,8 +66,12 @@ NEAR = 0.98
 GOALS = {"changed": 0.97, "deleted": 1.0, "untouched": 1.0, "search": 0.95, "agree": 0.97}
 
 
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
+
+
 def fold(text: str) -> str:
-    return " ".join(text.split()).strip(" \"“”'")
+    """Whitespace folded, and quotes: a scan's OCR reads “ ” as "."""
+    return " ".join(text.translate(_QUOTES).split()).strip(" \"'")
 
 
 def alike(a: str, b: str) -> float:
@@ -121,7 +125,7 @@ def load_gold(corpus: Path, names: list[str] | None) -> list[GoldChain]:
             text = None
             if wording and wording.get("first") and entry["state"] != "deleted":
                 text = gold_reader.locate(texts[wording["file"]], wording)
-            pasal[number] = GoldPasal(number, entry["state"], text)
+            pasal[number] = GoldPasal(number, entry["state"], fold(text) if text else None)
         chains.append(GoldChain(chain["chain"], files, dict(chain["items"]), pasal))
     return chains + load_pdf_gold(names)
 

@@ -76,7 +76,7 @@ CATCHWORD_MAX_WORDS = 10
 # "… berikut: “Pasal 38 A... “Pasal 38 A Pembuktian …": a catchword left inside a line,
 # then the words it announced.
 _REPEATED_CATCHWORD_RE = re.compile(
-    r"[“\"‘’']*(?P<words>[^\s.…]\S*(?: \S+){0,4}?)(?:\.\.\.|…)\s+(?=[“\"‘’']*(?P=words)\b)"
+    r"[“\"‘’']*(?P<words>[^\s.…]\S*(?: \S+){0,4}?)(?:\.\.\.?|…)\s+(?=[“\"‘’']*(?P=words)\b)"
 )
 # "… perpajakan. Bunga... (2) Direktur …": a catchword whose page the conversion lost, left
 # before the next unit's marker.
@@ -486,7 +486,7 @@ def without_catchword(line: str) -> str:
     """The line without a gazette's catchword: "" when the line is one ("Pasal 3 . . .",
     "(2) Bagi pegawai negeri..."), the text before it when a conversion ran the catchword
     onto a line of text ("… diatur oleh Menteri. Bagian…")."""
-    if "..." in line or "…" in line:
+    if ".." in line or "…" in line:  # OCR reads ". . ." as ".." too
         line = _STRANDED_CATCHWORD_RE.sub("", _REPEATED_CATCHWORD_RE.sub("", line))
     dots = _DOTS_RE.search(line)
     if dots is None:

@@ -85,7 +85,7 @@ def visual_lines(pieces: Sequence[tuple[Box, str]]) -> list[VisualLine]:
     for box, text in pieces:
         if not text.strip():
             continue
-        row = next((r for r in reversed(rows[-3:]) if _same_row(r[0][0], box)), None)
+        row = next((r for r in reversed(rows[-3:]) if same_row(r[0][0], box)), None)
         if row is None:
             rows.append([(box, text)])
         else:
@@ -104,7 +104,7 @@ def visual_lines(pieces: Sequence[tuple[Box, str]]) -> list[VisualLine]:
     return lines
 
 
-def _same_row(a: Box, b: Box) -> bool:
+def same_row(a: Box, b: Box) -> bool:
     """Two boxes on one printed line: their vertical extents overlap by most of the
     smaller one."""
     overlap = min(a[3], b[3]) - max(a[1], b[1])

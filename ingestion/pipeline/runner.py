@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from itertools import groupby
 from pathlib import Path
 from typing import Any, TypeVar
 from uuid import UUID
@@ -33,6 +34,7 @@ from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument
 from ingestion.pipeline.chunk import chunk_document
 from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
 from ingestion.pipeline.fetch import fetch
+from ingestion.pipeline.furniture import tidy_pages
 from ingestion.pipeline.index import summarize, write_document
 from ingestion.pipeline.locks import advisory_lock
 from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
@@ -221,7 +223,10 @@ def _with_ocr(
     ocr_pages = set(parsed.ocr_pages)
     kept = [b for b in parsed.blocks if b.page not in ocr_pages]
     merged = sorted([*kept, *ocr.blocks], key=lambda b: b.page)  # stable: order within a page
-    return merged, ocr
+    # A scan's running heads, folios and catchwords go as a text layer's do in the parser.
+    pages = [list(group) for _, group in groupby(merged, key=lambda b: b.page)]
+    tidy_pages(pages)
+    return [block for page in pages for block in page], ocr
 
 
 def _chunk(blocks: list[Block]) -> list[ChunkDraft]:
