@@ -232,6 +232,33 @@ def heading_of(opening: str) -> Heading:
 
 
 _TENTANG_RE = re.compile(r"\btentang\b", re.IGNORECASE)
+# Lines a heading carries that are not its title: the stamp, the seal's caption.
+_NOT_TITLE_LINE_RE = re.compile(r"^(?:SALINAN|PRESIDEN|REPUBLIK INDONESIA|LAMPIRAN)\W*$", re.I)
+_TITLE_START_RE = re.compile(
+    r"^(?:UNDANG|PERATURAN|QANUN|KEPUTUSAN|INSTRUKSI|PENETAPAN|KEPUTUSAN|SURAT\s+EDARAN)", re.I
+)
+TITLE_MAX_CHARS = 400
+_REPEATED_OPENING_RE = re.compile(r"^(?P<words>\S.{8,60}?) (?P=words) ")
+
+
+def heading_title(opening: str) -> str | None:
+    """The title a regulation prints above its preamble ("UNDANG-UNDANG REPUBLIK INDONESIA
+    NOMOR 11 TAHUN 2008 TENTANG INFORMASI DAN TRANSAKSI ELEKTRONIK"), on one line; None
+    when the opening has no such heading."""
+    heading = heading_of(opening)
+    if not heading.ended:
+        return None
+    lines = [line for line in heading.text.splitlines() if not _NOT_TITLE_LINE_RE.match(line)]
+    start = next((i for i, line in enumerate(lines) if _TITLE_START_RE.match(line)), None)
+    if start is None:
+        return None
+    title = " ".join(" ".join(lines[start:]).split())
+    title = _REPEATED_OPENING_RE.sub(r"\g<words> ", title)  # a conversion's doubled first line
+    if not _TENTANG_RE.search(title) or len(title) > TITLE_MAX_CHARS:
+        return None
+    return title
+
+
 # A name is a heading line: what follows it is its subject, a line end, or the abstract's
 # ", LD 2025/NO.8".
 _NAME_END_RE = re.compile(r"[ \t.…'’`\"]*(?:$|\n|,|tentang\b)", re.IGNORECASE)

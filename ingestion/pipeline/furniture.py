@@ -63,16 +63,17 @@ def join_across_pages(pages: list[list[Block]]) -> None:
     the new page."""
     previous: Block | None = None
     for blocks in pages:
-        if not blocks:
+        body = [b for b in blocks if not _in_margin(b)]  # a page opens under its head
+        if not body:
             continue
-        first = blocks[0]
+        first = body[0]
         if previous is not None and _runs_on(previous, first):
             fragment = _TRAILING_FRAGMENT_RE.search(previous.text)
             if fragment is not None:
                 first.text = join_broken(fragment.group(), first.text)
                 previous.text = previous.text[: fragment.start()].rstrip()
             first.joins_previous = True
-        previous = blocks[-1]
+        previous = body[-1]
 
 
 def _runs_on(last: Block, first: Block) -> bool:

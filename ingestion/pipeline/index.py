@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ingestion.legal.identity import document_citation, opening_of, title_labels
+from ingestion.legal.identity import document_citation, heading_title, opening_of, title_labels
 from ingestion.legal.store import write_units
 from ingestion.models import Chunk, Document, DocumentStatus, ReviewState
 from ingestion.pipeline.base import ChunkDraft
@@ -80,8 +80,13 @@ def write_document(
     page_count: int | None,
     fields: dict[str, Any] | None = None,
     unit_vectors: Sequence[list[float]] = (),
+    title_from_heading: bool = False,
 ) -> IndexSummary:
-    """Replace the document's chunks and set its final state atomically."""
+    """Replace the document's chunks and set its final state atomically.
+
+    ``title_from_heading``: nobody gave the document a title (it carries its file's name),
+    so the title its heading prints becomes its title when one can be read.
+    """
     if len(drafts) != len(vectors):
         raise ValueError(f"{len(drafts)} chunks but {len(vectors)} vectors")
     started = time.monotonic()
@@ -93,6 +98,8 @@ def write_document(
         # Who the document is, now that its own heading can be read (the graph step reads
         # the same opening from the stored chunks).
         opening = opening_of((d.heading_path_text, d.text) for d in drafts)
+        if title_from_heading:
+            doc.title = heading_title(opening) or doc.title
         doc.citation = document_citation(doc.title, doc.source, opening) or doc.citation
         doc.title_labels = title_labels(doc.title, doc.source, opening)
         doc.status = summary.status

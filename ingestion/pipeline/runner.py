@@ -298,6 +298,7 @@ def _process(
                 page_count=parsed.page_count,
                 fields=fields,
                 unit_vectors=unit_vectors,
+                title_from_heading=not request.title_from_partner,
             ),
         )
         _timed("relations", lambda: _refresh_relations(document))

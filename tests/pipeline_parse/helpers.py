@@ -76,3 +76,44 @@ def zip_bomb(path: Path, member: str, inflated_bytes: int) -> Path:
         zf.writestr("[Content_Types].xml", "<Types/>")
         zf.writestr(member, b"\0" * inflated_bytes)
     return path
+
+
+# --- an official gazette page: justified lines placed word by word --------------------
+
+GAZETTE_LEFT, GAZETTE_RIGHT = 80.0, 540.0
+
+
+def gazette_line(
+    page: pymupdf.Page, y: float, words: list[str], *, x0: float = GAZETTE_LEFT, last: bool = False
+) -> None:
+    """One printed line, its words spread edge to edge as a justified line is (each word
+    drawn on its own, so the gaps are as wide as a gazette's), or set ragged when ``last``."""
+    font = pymupdf.Font("tiro")
+    widths = [font.text_length(w, fontsize=11) for w in words]
+    gap = 3.0 if last or len(words) == 1 else (GAZETTE_RIGHT - x0 - sum(widths)) / (len(words) - 1)
+    x = x0
+    for word, width in zip(words, widths, strict=True):
+        page.insert_text((x, y), word, fontname="tiro", fontsize=11)
+        x += width + gap
+
+
+def gazette_page(
+    doc: pymupdf.Document,
+    lines: list[tuple[float, str, bool]],
+    *,
+    folio: str | None = None,
+    catchword: str | None = None,
+) -> pymupdf.Page:
+    """A page of ``(x0, text, last line of its paragraph)`` lines, with the running head of
+    a UU, a folio at the top and a catchword at the foot."""
+    page = doc.new_page(width=595, height=842)
+    if folio:
+        page.insert_text((255, 30), "PRESIDEN REPUBLIK INDONESIA", fontname="tibo", fontsize=9)
+        page.insert_text((285, 60), folio, fontname="tiro", fontsize=11)
+    y = 110.0
+    for x0, text, last in lines:
+        gazette_line(page, y, text.split(), x0=x0, last=last)
+        y += 17
+    if catchword:
+        page.insert_text((440, 800), catchword, fontname="tiro", fontsize=11)
+    return page
