@@ -444,6 +444,11 @@ def _amendments(row: Consolidation) -> list[AmendmentView]:
         for state in amendment.instructions.values_list("state", flat=True):
             counts[state] = counts.get(state, 0) + 1
         counts["total"] = sum(counts.values())
+        # How many numbered items the Pasal I prints (an item lost in conversion included)
+        # and how many of them read as an instruction: the reader shows both.
+        ordinals = list(amendment.instructions.values_list("ordinal", flat=True))
+        counts["numbered"] = max(ordinals, default=0)
+        counts["read"] = counts["total"] - counts.get(InstructionState.UNPARSED.value, 0)
         views.append(
             AmendmentView(
                 citation=amendment.citation,

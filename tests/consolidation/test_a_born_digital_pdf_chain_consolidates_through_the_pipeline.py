@@ -31,11 +31,21 @@ def pnbp(store_dir: Path) -> tuple[str, str]:
     return original, amending
 
 
+def _consolidated(client: Client, document: str) -> dict[str, object]:
+    url = f"/api/documents/{document}/consolidated"
+    return client.get(url, headers=bearer(issue_token())).json()  # type: ignore[no-any-return]
+
+
 def _pasals(client: Client, document: str) -> dict[str, dict[str, object]]:
-    body = client.get(
-        f"/api/documents/{document}/consolidated", headers=bearer(issue_token())
-    ).json()
-    return {p["number"]: p for p in body["pasals"]}
+    return {p["number"]: p for p in _consolidated(client, document)["pasals"]}  # type: ignore[attr-defined]
+
+
+def test_the_reader_counts_the_numbered_items_and_those_it_read(
+    client: Client, pnbp: tuple[str, str]
+) -> None:
+    (amendment,) = _consolidated(client, pnbp[0])["amendments"]  # type: ignore[misc]
+    counts = amendment["counts"]
+    assert (counts["numbered"], counts["read"], counts["applied"]) == (4, 4, 4)
 
 
 def test_the_wording_in_force_is_right_and_reads_as_sentences(

@@ -358,6 +358,7 @@ def _instructions(
             single = f"{intro} {single}" if intro else single
         return [_instruction(1, f"{prefix}Pasal {heading}", single)]
     starts = _recover_lost(section, starts)
+    starts += _trailing_items(section, starts[-1])
     result: list[Instruction] = []
     expected = 1
     for index, (number, at) in enumerate(starts):
@@ -369,6 +370,21 @@ def _instructions(
         result.append(_instruction(number, source, section[at:end].strip()))
         expected = number + 1
     return result
+
+
+def _trailing_items(section: str, last: tuple[int, int]) -> list[tuple[int, int]]:
+    """Numbered items after the last instruction read, in turn, that open as instructions
+    do but whose sentence did not read as one (OCR broke its verb): kept, so the count of
+    a Pasal I's items is its printed count and an unread one shows as unparsed."""
+    number, at = last
+    found: list[tuple[int, int]] = []
+    for match in _item_matches(section, at + MIN_ITEM):
+        if _item_number(match.group("n")) != number + 1:
+            continue
+        if _ITEM_OPENING_RE.match(section[match.end() : match.end() + 200]):
+            number += 1
+            found.append((number, match.start()))
+    return found
 
 
 _BARE_WORD_RE = re.compile(r"Ketentuan\b|Di\s?antara\b|Diantara\b")
