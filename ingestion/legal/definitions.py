@@ -105,7 +105,13 @@ def defined_terms(unit_text: str) -> list[list[str]]:
 
 def match_score(asked: Sequence[str], defined: Sequence[str]) -> float:
     """Share of the asked term covered by a definition that starts the same way; 0 when
-    neither is a word-prefix of the other."""
+    neither is a word-prefix of the other. Function words do not count ("pekerjaan yang
+    bersifat musiman" defines "pekerjaan bersifat musiman"), so the question's own
+    connective ("… dalam ketentuan PKWT") is only an unmatched qualifier."""
+    asked = [w for w in asked if w not in STOPWORDS]
+    defined = [w for w in defined if w not in STOPWORDS]
+    if not asked:
+        return 0.0
     common = 0
     while common < min(len(asked), len(defined)) and asked[common] == defined[common]:
         common += 1
