@@ -611,24 +611,25 @@ def compare_models(examples: Sequence[Any], questions: Sequence[Question]) -> No
 
     groups = regulation_folds(questions)
 
-    def folds(kind: str, l2: float, drop: str = "") -> list[float]:
+    def folds(kind: str, l2: float, drop: str = "", top: int = DEFAULT_TOP) -> list[float]:
         keep = [i for i, f in enumerate(FEATURES) if f != drop]
         names = [FEATURES[i] for i in keep]
         out = []
         for group in groups:
             train = [_columns(e, keep) for e in examples if e.group not in group]
             test = [_columns(e, keep) for e in examples if e.group in group]
-            model = fit(train, names, kind=kind, l2=l2)
+            model = fit(train, names, kind=kind, l2=l2, top=top)
             ranks = [first_right(model, e) for e in test]
             out.append(sum(r == 1 for r in ranks) / len(test))
         return out
 
     print("\nfusion models, offline R@1 by fold (candidates ordered by the model alone):")
-    for kind, l2 in (("pairwise", 0.1), ("pairwise", 1.0), ("pairwise", 10.0),
-                     ("pointwise", 1.0)):  # fmt: skip
-        row = folds(kind, l2)
+    for kind, l2, top in (("pairwise", 0.1, 0), ("pairwise", 1.0, 0), ("pairwise", 10.0, 0),
+                          ("pointwise", 1.0, 0), ("pairwise", 1.0, 10), ("pairwise", 1.0, 20),
+                          ("pairwise", 3.0, 20)):  # fmt: skip
+        row = folds(kind, l2, top=top)
         cells = " ".join(f"{v:.3f}" for v in row)
-        print(f"  {kind:<9} l2={l2:<5} {cells}  mean {sum(row) / len(row):.3f}")
+        print(f"  {kind:<9} l2={l2:<4} top={top:<3} {cells}  mean {sum(row) / len(row):.3f}")
     base = folds("pairwise", DEFAULT_L2)
     print("  without one signal (pairwise), ΔR@1 by fold:")
     for name in FEATURES:
@@ -645,6 +646,7 @@ def _columns(example: Any, keep: Sequence[int]) -> Any:
 
 DEFAULT_KIND = "pairwise"
 DEFAULT_L2 = 1.0
+DEFAULT_TOP = 20  # chosen by the folds printed by compare_models (docs/decisions.md)
 
 
 def fold_models(examples: Sequence[Any], questions: Sequence[Question]) -> list[Any]:
@@ -655,7 +657,7 @@ def fold_models(examples: Sequence[Any], questions: Sequence[Question]) -> list[
     models = []
     for group in regulation_folds(questions):
         train = [e for e in examples if e.group not in group]
-        models.append(fit(train, FEATURES, kind=DEFAULT_KIND, l2=DEFAULT_L2))
+        models.append(fit(train, FEATURES, kind=DEFAULT_KIND, l2=DEFAULT_L2, top=DEFAULT_TOP))
     return models
 
 
@@ -664,10 +666,11 @@ def train_shipped(examples: Sequence[Any], out: Path) -> Any:
     from scripts.fusion_training import fit
 
     note = (
-        f"{DEFAULT_KIND} logistic, l2 {DEFAULT_L2}, on {len(examples)} GALQA dev questions "
+        f"{DEFAULT_KIND} logistic, l2 {DEFAULT_L2}, first {DEFAULT_TOP} refitted twice, "
+        f"on {len(examples)} GALQA dev questions "
         "(bench/retrieval.py --train-fusion)"
     )
-    model = fit(examples, FEATURES, kind=DEFAULT_KIND, l2=DEFAULT_L2, note=note)
+    model = fit(examples, FEATURES, kind=DEFAULT_KIND, l2=DEFAULT_L2, top=DEFAULT_TOP, note=note)
     out.write_text(json.dumps(model.to_json(), indent=2) + "\n", encoding="utf-8")
     print(f"\nfusion model written to {out}")
     for name, weight in zip(model.features, model.weights, strict=True):

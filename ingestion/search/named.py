@@ -29,11 +29,16 @@ from ingestion.legal.references import QueryReference
 from ingestion.legal.search import named_documents
 from ingestion.search.lexical import query_lexemes
 from ingestion.search.query import SearchQuery
+from ingestion.search.sql import title_candidates
 from ingestion.search.terms import lexical_text
 
 # Where the body of a regulation is: a Pasal, or a BAB/Bagian/Paragraf whose Pasal header
 # a scan damaged. Outside all of them: the cover, title, preamble, closing.
 _BODY = re.compile(r"\b(?:Pasal|BAB|Bagian|Paragraf)\s+\w")
+
+
+MAX_NAMED = 20
+_FULL = 0.999
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +51,23 @@ class Scope:
 def named_scope(reference: QueryReference, q: SearchQuery) -> Scope:
     if not reference.names_something:
         return Scope()
-    documents = tuple(named_documents(reference, q))
+    documents = tuple(named_documents(reference, q) or _by_title(reference, q))
     if not documents:
         ref = reference.regulation
         complete = ref is not None and ref.nomor and ref.tahun
         return Scope(missing=ref.short if complete and ref is not None else None)
     return Scope(documents, beyond=bool(asks_beyond_name(reference)))
+
+
+def _by_title(reference: QueryReference, q: SearchQuery) -> list[str]:
+    """Documents whose title or title labels hold every word of the named regulation's short
+    citation: a document whose citation was never stored is still the one named."""
+    short = reference.regulation.short if reference.regulation is not None else None
+    lex = lexical_text(short or "")
+    if not lex:
+        return []
+    found = title_candidates(lex, q, limit=MAX_NAMED, min_coverage=_FULL)
+    return [c.document_id for c in found]
 
 
 def asks_beyond_name(reference: QueryReference) -> str:

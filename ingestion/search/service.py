@@ -10,10 +10,11 @@ One question goes through four steps, each in a module of its own:
 3. **fusion** (:mod:`ingestion.search.features`, :mod:`ingestion.search.fusion`): each
    candidate's signals, scored by the model trained on the GALQA dev questions
    (``bench/retrieval.py --train-fusion``); no weight here is set by hand;
-4. **order**: three rules the model cannot learn from questions that never use them, each
-   a tier above the model's order: a quoted passage's chunk, then the unit a query names
-   ("Pasal 5 ayat (2) PP 35/2021") or the opening of a regulation named alone, then the
-   named regulation's chunks (its opening after its Pasal when the question asks more).
+4. **order**: tiers above the model's order, each kept because a fold or a required
+   behaviour shows it adds on top (docs/decisions.md): a quoted passage's chunk, then the
+   unit a query names ("Pasal 5 ayat (2) PP 35/2021") or the opening of a regulation named
+   alone, then the named regulation's chunks (its opening after its Pasal when the question
+   asks more) and the chunks defining the whole asked term (both parts of "X dan Y").
 
 Then the optional gateway reranker, one answer per regulation (:mod:`ingestion.search.copies`),
 repealed last on request, and the wording in force (:mod:`ingestion.search.consolidated`).
@@ -58,6 +59,7 @@ from ingestion.search.query import (
 )
 from ingestion.search.references import named_unit_rows
 from ingestion.search.rerank import rerank, rerank_enabled
+from ingestion.search.terms import lexical_text
 from ingestion.search.understand import Asked, understand
 
 __all__ = [
@@ -74,9 +76,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 MAX_LIMIT = 100
+_WHOLE = 1.0 - 1e-9  # a chunk defining the whole asked term, or every part of "X dan Y"
 _URL_KEYS = ("pdf_url", "detail_url", "url")
 # The tiers of the order (step 4), added to the model's score squashed into (0, 1).
-QUOTED, NAMED_UNIT, NAMED_REGULATION = 3.0, 2.0, 1.0
+QUOTED, NAMED_UNIT, NAMED_REGULATION, DEFINES = 4.0, 3.0, 1.0, 1.0
 
 
 class QueryEmbedder(Protocol):
@@ -165,7 +168,8 @@ def prepare(q: SearchQuery, embedder: QueryEmbedder | None, tuning: SearchTuning
     scope = named_scope(asked.reference, q)
     if not tuning.named_scope:
         scope = Scope(missing=scope.missing)
-    if scope.missing:  # not in the corpus: the rest of the question searches the rest
+    if scope.missing and lexical_text(asked.reference.rest):
+        # Not in the corpus: the rest of the question searches the rest of the corpus.
         asked = replace(understand(asked.reference.rest), term=asked.term)
     embedded = _embed_query(asked.text, embedder) if _wanted_dense(q) and asked.text else None
     if q.mode == SearchMode.DENSE and embedded is not None:
@@ -192,6 +196,7 @@ def order(
     scored: dict[int, float] = {}
     for row in prepared.rows:
         tier = NAMED_REGULATION if _inside(row, named, scope.beyond) else 0.0
+        tier += DEFINES if row.values.get("definition", 0.0) >= _WHOLE else 0.0
         scored[row.chunk_id] = tier + _squash(model.score(row.values))
     forced = dict(prepared.pool.defined)
     leading: list[tuple[int, UnitRow | None]] = []

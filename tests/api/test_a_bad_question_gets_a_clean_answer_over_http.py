@@ -73,6 +73,7 @@ def test_a_regulation_not_in_the_corpus_is_named_and_the_rest_still_answers(
 
 
 def test_a_regulation_in_the_corpus_is_not_reported_missing(live_server: Any, token: str) -> None:
-    body = _get(live_server.url, token, "Kapan uang kompensasi diberikan menurut PP 35/2021?")
+    q = "Kapan uang kompensasi diberikan menurut PP 35/2021?"
+    body = _get(live_server.url, token, q).json()
     assert body["namedRegulationMissing"] is None
     assert body["results"][0]["headingPath"] == "BAB II › Pasal 15"
