@@ -53,9 +53,7 @@ class _StorableText(Schema):
 class SearchIn(_StorableText):
     # A pasted page is still a question: search reads its first 1,000 characters
     # (ingestion.search.understand.MAX_QUERY_CHARS) rather than refusing it.
-    q: str = Field(
-        min_length=1, max_length=10_000, description="Teks pertanyaan atau kata kunci"
-    )
+    q: str = Field(min_length=1, max_length=10_000, description="Teks pertanyaan atau kata kunci")
     limit: int = Field(10, ge=1, le=100)
     source_type: str | None = Field(None, description="JDIH, OpenData, PPID, SatuData, upload")
     tahun: str | None = None

@@ -178,20 +178,6 @@ def term_parts(term: Sequence[str]) -> list[list[str]]:
     return [p for p in parts if p] if len(parts) > 1 else []
 
 
-def defining_units_of_any(
-    term: Sequence[str], query: SearchQuery, documents: Sequence[str]
-) -> list[UnitRow]:
-    """:func:`defining_units` of the term; when no unit defines it whole and it joins
-    several terms ("Jelaskan apa yang dimaksud dengan X dan Y"), those of each part."""
-    whole = defining_units(term, query, documents)
-    if whole:
-        return whole
-    found: list[UnitRow] = []
-    for part in term_parts(term):
-        found += defining_units(part, query, documents)
-    return found
-
-
 _LIST_SHARE = 0.5  # a chunk is a list of definitions when half its sub-units define a term
 
 

@@ -130,7 +130,7 @@ def search(
     q = replace(q, limit=max(1, min(q.limit, MAX_LIMIT)))
     prepared = prepare(q, embedder, tuning)
     degraded = Degraded.LEXICAL_ONLY if _wanted_dense(q) and prepared.embedded is None else None
-    ranked, forced = order(q, prepared, tuning.model or load_model())
+    ranked, forced, quoted = order(q, prepared, tuning.model or load_model())
     if rerank_enabled():
         reranked = rerank(prepared.asked.text, ranked, _passages(ranked), pinned=forced)
         ranked = reranked.order
@@ -142,7 +142,10 @@ def search(
     lexemes = list(prepared.asked.lexemes)
     hits = annotate(
         current_hits(
-            q, ranked, lambda batch, cited: _hits(batch, lexemes, forced | cited, prepared.embedded)
+            q,
+            ranked,
+            lambda batch, cited: _hits(batch, lexemes, forced | cited, prepared.embedded),
+            quoted,
         )
     )
     took_ms = (time.perf_counter() - started) * 1000
@@ -188,9 +191,10 @@ def prepare(q: SearchQuery, embedder: QueryEmbedder | None, tuning: SearchTuning
 
 def order(
     q: SearchQuery, prepared: Prepared, model: FusionModel
-) -> tuple[list[tuple[int, float]], dict[int, UnitRow]]:
+) -> tuple[list[tuple[int, float]], dict[int, UnitRow], int]:
     """The candidates by the model's score, under the tiers of step 4 (module docstring).
-    Returns the order and the units forced as citations, by chunk id."""
+    Returns the order, the units forced as citations by chunk id, and how many chunks at
+    the head hold a quoted passage."""
     scope, reference = prepared.scope, prepared.asked.reference
     named = set(scope.documents)
     scored: dict[int, float] = {}
@@ -215,7 +219,7 @@ def order(
         ranked = [*lead.items(), *((c, s) for c, s in ranked if c not in lead)]
         forced |= {x.chunk_id: x.unit for x in quoted}
         prepared.pool.owners.update({x.chunk_id: x.document_id for x in quoted})
-    return ranked, forced
+    return ranked, forced, len(quoted)
 
 
 def _inside(row: Row, named: set[str], beyond: bool) -> bool:

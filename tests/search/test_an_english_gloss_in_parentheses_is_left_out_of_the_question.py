@@ -5,6 +5,8 @@ parenthesis of words the corpus holds stay."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from ingestion.search.understand import MAX_QUERY_CHARS, bounded, understand, without_glosses
@@ -14,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def corpus() -> None:
+def corpus() -> Iterator[None]:
     document = make_document("Undang-Undang Nomor 27 Tahun 2022")
     add_chunk(
         document,
