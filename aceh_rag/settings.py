@@ -318,24 +318,10 @@ UPLOAD_WORKER_POLL_SECONDS = env_float("UPLOAD_WORKER_POLL_SECONDS", 1.0, minimu
 
 # --- Search --------------------------------------------------------------------------------
 
-SEARCH_RRF_K = env_int("SEARCH_RRF_K", 60, minimum=1)
-SEARCH_DENSE_WEIGHT = env_float("SEARCH_DENSE_WEIGHT", 1.0, minimum=0.0)
-SEARCH_LEXICAL_WEIGHT = env_float("SEARCH_LEXICAL_WEIGHT", 1.0, minimum=0.0)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=1)
-SEARCH_TITLE_WEIGHT = env_float("SEARCH_TITLE_WEIGHT", 1.0, minimum=0.0)
-# Weight of the legal-unit BM25 list in the fusion; 0 (default, measured on GALQA: it only
-# adds lexical weight) keeps units for citing, not ranking.
-SEARCH_UNIT_WEIGHT = env_float("SEARCH_UNIT_WEIGHT", 0.0, minimum=0.0)
-# Weight of the nearest embedded legal units as a list of their own in the fusion; 0
-# (default, measured on GALQA: a unit list reorders the top for the worse).
-SEARCH_UNIT_DENSE_WEIGHT = env_float("SEARCH_UNIT_DENSE_WEIGHT", 0.0, minimum=0.0)
-# The first N fused candidates are re-scored: score + W × max(cosine of the chunk, cosine of
-# its best embedded unit). 0 turns it off. See docs/decisions.md, "Unit-level search".
-SEARCH_UNIT_RESCORE_WEIGHT = env_float("SEARCH_UNIT_RESCORE_WEIGHT", 0.15, minimum=0.0)
-SEARCH_UNIT_RESCORE_CANDIDATES = env_int("SEARCH_UNIT_RESCORE_CANDIDATES", 20, minimum=1)
-# … + W × the candidate's share of the query's IDF mass (its term coverage, 0–1) in the same
-# re-scoring; 0 turns it off. See docs/decisions.md, "Term coverage and definition questions".
-SEARCH_COVERAGE_WEIGHT = env_float("SEARCH_COVERAGE_WEIGHT", 0.015, minimum=0.0)
+# The learned fusion (ingestion/search/fusion.py): a model file written by
+# bench/retrieval.py --train-fusion; unset, the one bundled beside the module.
+SEARCH_FUSION_MODEL = env_opt_str("SEARCH_FUSION_MODEL")
 # Share of the query's content words a title (or its labels) must hold to count as a match.
 SEARCH_TITLE_MIN_COVERAGE = env_float("SEARCH_TITLE_MIN_COVERAGE", 0.6, minimum=0.0)
 

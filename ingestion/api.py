@@ -51,7 +51,9 @@ class _StorableText(Schema):
 
 
 class SearchIn(_StorableText):
-    q: str = Field(min_length=1, max_length=1000, description="Teks pertanyaan atau kata kunci")
+    # A pasted page is still a question: search reads its first 1,000 characters
+    # (ingestion.search.understand.MAX_QUERY_CHARS) rather than refusing it.
+    q: str = Field(min_length=1, max_length=10_000, description="Teks pertanyaan atau kata kunci")
     limit: int = Field(10, ge=1, le=100)
     source_type: str | None = Field(None, description="JDIH, OpenData, PPID, SatuData, upload")
     tahun: str | None = None
@@ -154,6 +156,11 @@ class SearchOut(Schema):
     results: list[SearchHitOut]
     degraded: Literal["lexical_only", "no_rerank"] | None
     tookMs: float
+    namedRegulationMissing: str | None = Field(
+        None,
+        description="Peraturan yang disebut pertanyaan tetapi tidak ada di korpus "
+        '(mis. "UU 27/2022"); sisa korpus tetap dicari',
+    )
 
 
 class DocumentUploadIn(_StorableText):

@@ -105,7 +105,13 @@ def defined_terms(unit_text: str) -> list[list[str]]:
 
 def match_score(asked: Sequence[str], defined: Sequence[str]) -> float:
     """Share of the asked term covered by a definition that starts the same way; 0 when
-    neither is a word-prefix of the other."""
+    neither is a word-prefix of the other. Function words do not count ("pekerjaan yang
+    bersifat musiman" defines "pekerjaan bersifat musiman"), so the question's own
+    connective ("… dalam ketentuan PKWT") is only an unmatched qualifier."""
+    asked = [w for w in asked if w not in STOPWORDS]
+    defined = [w for w in defined if w not in STOPWORDS]
+    if not asked:
+        return 0.0
     common = 0
     while common < min(len(asked), len(defined)) and asked[common] == defined[common]:
         common += 1
@@ -170,20 +176,6 @@ def term_parts(term: Sequence[str]) -> list[list[str]]:
         else:
             parts[-1].append(word)
     return [p for p in parts if p] if len(parts) > 1 else []
-
-
-def defining_units_of_any(
-    term: Sequence[str], query: SearchQuery, documents: Sequence[str]
-) -> list[UnitRow]:
-    """:func:`defining_units` of the term; when no unit defines it whole and it joins
-    several terms ("Jelaskan apa yang dimaksud dengan X dan Y"), those of each part."""
-    whole = defining_units(term, query, documents)
-    if whole:
-        return whole
-    found: list[UnitRow] = []
-    for part in term_parts(term):
-        found += defining_units(part, query, documents)
-    return found
 
 
 _LIST_SHARE = 0.5  # a chunk is a list of definitions when half its sub-units define a term

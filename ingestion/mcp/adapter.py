@@ -279,6 +279,7 @@ def run_search(arguments: dict[str, Any], links: Links) -> dict[str, Any]:
             for hit in response.results
         ],
         "degraded": response.degraded.value if response.degraded else None,
+        "namedRegulationMissing": response.named_regulation_missing,
     }
 
 

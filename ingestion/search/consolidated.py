@@ -146,10 +146,12 @@ class _Index:
 
 
 def current_hits(
-    q: SearchQuery, fused: Sequence[tuple[int, float]], build: Build
+    q: SearchQuery, fused: Sequence[tuple[int, float]], build: Build, quoted: int = 0
 ) -> list[SearchHit]:
     """The first ``q.limit`` hits of ``fused`` in the wording in force: a candidate left
-    out (a superseded wording) makes room for the next one, for a few rounds at most."""
+    out (a superseded wording) makes room for the next one, for a few rounds at most.
+    The first ``quoted`` hold the query word for word (search.phrase): they keep their
+    place even before a body, since the person pasted that very text."""
     restate = _restater(build)
     hits: list[SearchHit] = []
     taken = 0
@@ -161,7 +163,7 @@ def current_hits(
         hits = _unique([*hits, *wording_in_force(build(batch, {}), q, restate)])
         if len(hits) >= q.limit:
             break
-    return body_before_its_penjelasan(hits[: q.limit])
+    return [*hits[:quoted], *body_before_its_penjelasan(hits[quoted : q.limit])]
 
 
 def body_before_its_penjelasan(hits: Sequence[SearchHit]) -> list[SearchHit]:

@@ -134,7 +134,7 @@ _BM25_SQL = """
         WHERE c.search_vector @@ %(match)s::tsquery AND c.indexed AND {where}
         LIMIT %(cap)s
     )
-    SELECT cand.id, cand.document_id
+    SELECT cand.id, cand.document_id, scored.score
     FROM cand CROSS JOIN LATERAL (
         SELECT sum(
             (%(idfs)s::float8[])[array_position(%(terms)s::text[], u.lexeme)]
@@ -175,7 +175,7 @@ def bm25_candidates(lex: str, query: SearchQuery, *, limit: int) -> list[Candida
 def _run(where: str, params: dict[str, Any]) -> list[Candidate]:
     with connection.cursor() as cursor:
         cursor.execute(_BM25_SQL.format(where=where), params)
-        return [Candidate(row[0], str(row[1])) for row in cursor.fetchall()]
+        return [Candidate(row[0], str(row[1]), score=float(row[2] or 0.0)) for row in cursor]
 
 
 _COVERAGE_SQL = """

@@ -1,38 +1,73 @@
 """A question that names its regulation is answered from inside that regulation.
 
 "Apa definisi Data Pribadi menurut Undang-Undang Nomor 27 Tahun 2022?" names UU 27/2022
-and asks about something in it. The reference step (``service._apply_reference``) lifts
-every candidate of the named regulation above the rest; this module adds what that alone
-gets wrong once the corpus is large:
+and asks about something in it. The named regulation narrows the search: its chunks come
+before every other (the rest of the corpus follows, so a wrongly resolved name still
+leaves the ordinary answers reachable), and since the corpus-wide lists may not reach its
+answer, the candidates search it again on their own (:mod:`ingestion.search.candidates`).
 
-- the candidates came from the whole corpus, where the named regulation's answer may not
-  be among the first fifty: the rest of the question (the words that are not the name) is
-  searched again inside the named regulation (:func:`ingestion.search.lexical.bm25_within`)
-  and those chunks join, ranked by that search;
-- the named regulation's opening (its cover and title, any chunk outside a Pasal) holds
-  exactly the name's words, so it out-scores the Pasal that answers: it takes no bonus
-  when the question asks something beyond the name. Named alone ("UU 27/2022"), the
-  opening is still the answer.
+Its opening (cover, title, preamble: any chunk outside its body, :func:`is_opening`) holds
+exactly the name's words, so it would out-score the Pasal that answers: when the question
+asks something beyond the name, the opening comes after the regulation's other chunks.
+Named alone ("UU 27/2022"), the opening is the answer.
+
+A regulation named by its number that no visible document is, is reported
+(``namedRegulationMissing``) and the question is searched without the name. A name
+without a number ("uu ketenagakerjaan") only narrows when it resolves: words after a
+jenis are not always a name.
 
 The signals are the query's own structure (the reference parser's ``rest``) and the
-corpus' term statistics, not phrasings.
+stored citations and titles, not phrasings.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-
-from django.db import connection
+from dataclasses import dataclass
 
 from ingestion.legal.references import QueryReference
-from ingestion.search.lexical import bm25_within, query_lexemes
+from ingestion.legal.search import named_documents
+from ingestion.search.lexical import query_lexemes
+from ingestion.search.query import SearchQuery
+from ingestion.search.sql import title_candidates
 from ingestion.search.terms import lexical_text
 
-SCOPED_CANDIDATES = 20
-_PASAL = re.compile(r"\bPasal\s+\d")
+# Where the body of a regulation is: a Pasal, or a BAB/Bagian/Paragraf whose Pasal header
+# a scan damaged. Outside all of them: the cover, title, preamble, closing.
+_BODY = re.compile(r"\b(?:Pasal|BAB|Bagian|Paragraf)\s+\w")
 
-Ranked = list[tuple[int, float]]
+
+MAX_NAMED = 20
+_FULL = 0.999
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    documents: tuple[str, ...] = ()  # the visible documents of the named regulation
+    beyond: bool = False  # the question asks something beyond the name
+    missing: str | None = None  # named by number, and no visible document is it
+
+
+def named_scope(reference: QueryReference, q: SearchQuery) -> Scope:
+    if not reference.names_something:
+        return Scope()
+    documents = tuple(named_documents(reference, q) or _by_title(reference, q))
+    if not documents:
+        ref = reference.regulation
+        complete = ref is not None and ref.nomor and ref.tahun
+        return Scope(missing=ref.short if complete and ref is not None else None)
+    return Scope(documents, beyond=bool(asks_beyond_name(reference)))
+
+
+def _by_title(reference: QueryReference, q: SearchQuery) -> list[str]:
+    """Documents whose title or title labels hold every word of the named regulation's short
+    citation: a document whose citation was never stored is still the one named."""
+    short = reference.regulation.short if reference.regulation is not None else None
+    lex = lexical_text(short or "")
+    if not lex:
+        return []
+    found = title_candidates(lex, q, limit=MAX_NAMED, min_coverage=_FULL)
+    return [c.document_id for c in found]
 
 
 def asks_beyond_name(reference: QueryReference) -> str:
@@ -44,22 +79,6 @@ def asks_beyond_name(reference: QueryReference) -> str:
     return rest if rest and query_lexemes(rest) else ""
 
 
-def openings(chunk_ids: Sequence[int]) -> set[int]:
-    """The chunks among these that sit outside every Pasal (cover, preamble, title)."""
-    if not chunk_ids:
-        return set()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT id, heading_path FROM ingestion_chunk WHERE id = ANY(%s)", [list(chunk_ids)]
-        )
-        return {cid for cid, path in cursor.fetchall() if not _PASAL.search(path or "")}
-
-
-def scoped(
-    rest: str, documents: Sequence[str], bonus: float, rrf_k: int
-) -> tuple[dict[int, str], Ranked]:
-    """The named regulations' chunks for the rest of the question, each with the named
-    bonus and its rank's reciprocal share: (owner by chunk, scored chunks)."""
-    found = bm25_within(rest, documents, limit=SCOPED_CANDIDATES)
-    owner = {c.chunk_id: c.document_id for c in found}
-    return owner, [(c.chunk_id, bonus + 1.0 / (rrf_k + rank)) for rank, c in enumerate(found, 1)]
+def is_opening(heading_path: str | None) -> bool:
+    """Outside the regulation's body: its cover, title, preamble (see ``_BODY``)."""
+    return not _BODY.search(heading_path or "")

@@ -54,6 +54,8 @@ class SearchQuery:
     # the superseded wordings, marked not in force (ingestion.search.consolidated).
     as_of: date | None = None
     include_history: bool = False
+    # Only these documents (a regulation the question names: ingestion.search.named).
+    documents: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +132,14 @@ class SearchResponse:
     results: list[SearchHit] = field(default_factory=list)
     degraded: Degraded | None = None
     took_ms: float = 0.0
+    # The regulation the question names that no visible document is ("UU 27/2022"): the
+    # rest of the corpus was searched instead.
+    named_regulation_missing: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "results": [hit.to_json() for hit in self.results],
             "degraded": self.degraded.value if self.degraded else None,
             "tookMs": round(self.took_ms, 2),
+            "namedRegulationMissing": self.named_regulation_missing,
         }

@@ -69,6 +69,7 @@ class Candidate:
     chunk_id: int
     document_id: str
     coverage: float = 0.0  # title list only: share of the query's words in the title
+    score: float = 0.0  # lexical list only: the chunk's BM25
 
 
 def document_filter(query: SearchQuery) -> tuple[str, dict[str, Any]]:
@@ -79,6 +80,9 @@ def document_filter(query: SearchQuery) -> tuple[str, dict[str, Any]]:
         clauses.append(_LATEST)
     if not query.include_repealed:
         clauses.append(_NOT_REPEALED)
+    if query.documents:
+        clauses.append("d.id = ANY(%(scope_documents)s::uuid[])")
+        params["scope_documents"] = list(query.documents)
     for name, clause in _FILTERS.items():
         value = getattr(query, name)
         if value is not None and str(value).strip():

@@ -28,7 +28,7 @@ def test_an_unknown_token_gets_401(client: Client) -> None:
 def test_a_valid_token_is_accepted(client: Client) -> None:
     response = client.get(URL, headers=bearer(issue_token()))
     assert response.status_code == 200
-    assert set(response.json()) == {"results", "degraded", "tookMs"}
+    assert set(response.json()) == {"results", "degraded", "tookMs", "namedRegulationMissing"}
 
 
 def test_a_logged_in_session_is_accepted(client: Client) -> None:

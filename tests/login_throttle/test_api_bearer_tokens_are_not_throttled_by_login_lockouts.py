@@ -21,7 +21,7 @@ def test_a_valid_token_works_from_an_ip_whose_login_is_locked(client: Client, pe
     response = Client().get(URL, headers=bearer(token))
 
     assert response.status_code == 200
-    assert set(response.json()) == {"results", "degraded", "tookMs"}
+    assert set(response.json()) == {"results", "degraded", "tookMs", "namedRegulationMissing"}
 
 
 def test_bad_tokens_are_401s_that_never_count_as_login_failures(
