@@ -388,8 +388,11 @@ def _in_force_instead(
     current law; nothing when the Pasal is deleted or not yet in force. A Penjelasan gives
     way too, to the Penjelasan of the same unit in the text in force (:func:`_same_unit`)."""
     current = index.in_force(history)
-    if current is None or history[current].state == PasalVersionState.DELETED:
-        return []
+    if current is None:
+        return []  # not yet in force on that date
+    if history[current].state == PasalVersionState.DELETED:
+        # No wording is in force: the hit stays, said to be out of force, never as law.
+        return [replace(hit, in_force=False, valid_from=_iso(history[0].valid_from))]
     source = history[current].amending_id or history[current].target_id
     substitute = restate(hit, source) if source != hit.document_id else None
     if substitute is None:

@@ -138,7 +138,7 @@ def search(
             degraded = Degraded.NO_RERANK
     ranked = one_copy_per_regulation(ranked)  # one answer per regulation (search.copies)
     if q.include_repealed and q.in_force_first:
-        ranked = repealed_last(ranked, prepared.pool, keep=set(forced))
+        ranked = repealed_last(ranked, prepared.pool, keep=set(forced), limit=q.limit)
     lexemes = list(prepared.asked.lexemes)
     hits = annotate(
         current_hits(
@@ -254,17 +254,22 @@ def _passages(fused: Sequence[tuple[int, float]]) -> dict[int, str]:
 
 
 def repealed_last(
-    ranked: list[tuple[int, float]], pool: Pool, keep: set[int]
+    ranked: list[tuple[int, float]], pool: Pool, keep: set[int], limit: int
 ) -> list[tuple[int, float]]:
-    """In-force results first: chunks of repealed regulations keep their order, after —
-    except a unit the query named (``keep``), which the person asked for by name."""
+    """In-force results first, each group in its order: a unit the query named (``keep``),
+    then the rest. A repealed chunk that ranks among the first ``limit`` stays among them,
+    after the in-force ones: the person asked for repealed regulations too, and one that
+    says nearly what its repealer says would otherwise never be seen."""
     documents = pool.owners
     repealed = search_sql.repealed_documents(sorted(set(documents.values())))
     if not repealed:
         return ranked
-    return sorted(
-        ranked, key=lambda item: item[0] not in keep and documents.get(item[0]) in repealed
-    )
+
+    def key(index: int, item: tuple[int, float]) -> tuple[bool, bool, bool]:
+        old = documents.get(item[0]) in repealed
+        return (index >= limit, item[0] not in keep, old)
+
+    return [item for _, item in sorted(enumerate(ranked), key=lambda pair: key(*pair))]
 
 
 def annotate(hits: list[SearchHit]) -> list[SearchHit]:
