@@ -403,6 +403,7 @@ def settle(
             elif entry["wording"]:
                 wording = Wording(**entry["wording"])  # type: ignore[arg-type]
                 raw = (corpus / "amendments" / wording.file).read_text(encoding="utf-8")
+                # "chars" set by hand when the last words also end an earlier ayat.
                 entry["wording"] = asdict(anchored(wording, content_text(raw), 0))
             entry["settled"] = True
             final[number] = entry
