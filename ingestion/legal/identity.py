@@ -366,7 +366,7 @@ def document_identity(
 ) -> RegulationRef | None:
     """A document's regulation: sourceMetadata part by part, over its printed heading,
     over its title; None when nothing names one."""
-    readings = [heading_ref(opening) if opening else None, parse_regulation(title)]
+    readings = [heading_ref(opening) if opening else None, _title_ref(title)]
     printed = _fullest([r for r in readings if r is not None]) or RegulationRef(None)
     meta = _metadata_ref(source_metadata)
     same_jenis = meta.jenis is None or meta.jenis == printed.jenis
@@ -378,6 +378,15 @@ def document_identity(
         meta.region or (printed.region if same_jenis else None),
     )
     return ref if any((ref.jenis, ref.nomor, ref.tahun)) else None
+
+
+def _title_ref(title: str) -> RegulationRef | None:
+    """The regulation a title names as itself: the part before "tentang" when that part
+    names one ("… NOMOR 1 TAHUN 2013 TENTANG PERUBAHAN ATAS … NOMOR 3 TAHUN 2012" is 1/2013),
+    else whatever the title names."""
+    own = _TENTANG_RE.split(title, maxsplit=1)[0]
+    ref = parse_regulation(own) if own != title else None
+    return ref if ref is not None and ref.nomor and ref.tahun else parse_regulation(title)
 
 
 def document_citation(
