@@ -8,8 +8,10 @@ from ingestion.legal.identity import document_identity
 
 
 def test_the_amending_regulation_is_the_one_named_before_tentang() -> None:
+    # As the PDF's heading prints it: the seal's caption stands between the name and number.
     title = (
-        "PERATURAN BADAN PENGAWAS TENAGA NUKLIR NOMOR 2 TAHUN 2022 TENTANG PERUBAHAN ATAS "
+        "PERATURAN BADAN PENGAWAS TENAGA NUKLIR KEPALA BADAN PENGAWAS TENAGA NUKLIR "
+        "NOMOR 2 TAHUN 2022 TENTANG PERUBAHAN ATAS "
         "PERATURAN BADAN PENGAWAS TENAGA NUKLIR NOMOR 2 TAHUN 2018 TENTANG UJI KESESUAIAN"
     )
     ref = document_identity(title, {})
