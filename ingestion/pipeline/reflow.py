@@ -64,8 +64,9 @@ def join_broken(head: str, tail: str) -> str:
         return f"{head} {tail}"
     first = broken.group("head")
     nxt = _NEXT_WORD_RE.match(tail)
-    kept = len(first) < 2 or nxt is None or not tail[0].islower()  # "e-mail", "Non-PNS"
-    if kept or _reduplicates(first, nxt.group("word")):
+    if nxt is None or len(first) < 2 or not tail[0].islower():  # "e-mail", "Non-PNS"
+        return head + tail
+    if _reduplicates(first, nxt.group("word")):
         return head + tail
     return head[:-1] + tail
 

@@ -43,7 +43,8 @@ def _pasals(client: Client, document: str) -> dict[str, dict[str, object]]:
 def test_the_reader_counts_the_numbered_items_and_those_it_read(
     client: Client, pnbp: tuple[str, str]
 ) -> None:
-    (amendment,) = _consolidated(client, pnbp[0])["amendments"]  # type: ignore[misc]
+    amendments: list[dict[str, dict[str, int]]] = _consolidated(client, pnbp[0])["amendments"]  # type: ignore[assignment]
+    (amendment,) = amendments
     counts = amendment["counts"]
     assert (counts["numbered"], counts["read"], counts["applied"]) == (4, 4, 4)
 
@@ -71,4 +72,4 @@ def test_search_cites_the_restated_pasal_as_the_amended_regulations_unit(
         "Bendahara Penerimaan melakukan Penagihan PNBP kepada Wajib Bayar setelah "
         "diterbitkannya surat pemberitahuan hasil penilaian persyaratan"
     )
-    assert hits and hits[0].citation.endswith("3/2012 Pasal 5") and hits[0].consolidated
+    assert hits and str(hits[0].citation).endswith("3/2012 Pasal 5") and hits[0].consolidated

@@ -154,14 +154,14 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
     candidates: list[tuple[int, int, str, tuple[int, str]]] = []
     for match in PASAL_HEADING_RE.finditer(body):
         if _opens_line(body, match.start()) or _FIRST_AYAT_RE.match(body, match.end()):
-            number = _clean_number(match.group("number"))
-            number = pasal_number_as(number, expected) or number
+            printed = _clean_number(match.group("number"))
+            number = pasal_number_as(printed, expected) or printed
             candidates.append((match.start(), match.end(), number, pasal_key(number)))
     taken = {c[0] for c in candidates}
     for match in DAMAGED_HEADING_RE.finditer(body) if expected else ():
-        number = pasal_number_as(match.group("raw"), expected)
-        if number and match.start() not in taken and _opens_line(body, match.start()):
-            candidates.append((match.start(), match.end(), number, pasal_key(number)))
+        damaged = pasal_number_as(match.group("raw"), expected)
+        if damaged and match.start() not in taken and _opens_line(body, match.start()):
+            candidates.append((match.start(), match.end(), damaged, pasal_key(damaged)))
     candidates.sort()
     # best[i] = (score of the best run ending at candidate i, previous index)
     best: list[tuple[int, int]] = []
