@@ -12,14 +12,14 @@ import re
 from dataclasses import dataclass
 
 from ingestion.legal.amendments.text import clean, fix_numbers
-from ingestion.legal.ocr_digits import pasal_number_as
+from ingestion.legal.ocr_digits import pasal_number_as, printed_number
 
 MAX_GAP = 6
 # Each heading pattern opens with its literal word so the engine can skip ahead to it; what
 # must stand before a heading (a line start, a sentence's end, a quote) is checked by
 # :func:`_opens_line`.
 PASAL_HEADING_RE = re.compile(
-    r"(?i:Pasal)[ \t]*\n?[ \t]*(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w(])"
+    r"(?i:Pasal)[ \t]*\n?[ \t]*(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w('’}])"
     # References go on in lower case ("Pasal 5 ayat (1)", "Pasal 5 yang …"); a body starts
     # with a capital ("Yang dimaksud …", "Dalam hal …") or an ayat.
     r"(?![ \t]*(?:ayat|huruf|angka|dan\b|atau\b|sampai|s\.d|,|\)|tentang|ini\b|tersebut|"
@@ -158,8 +158,10 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
             number = pasal_number_as(printed, expected) or printed
             candidates.append((match.start(), match.end(), number, pasal_key(number)))
     taken = {c[0] for c in candidates}
-    for match in DAMAGED_HEADING_RE.finditer(body) if expected else ():
-        damaged = pasal_number_as(match.group("raw"), expected)
+    for match in DAMAGED_HEADING_RE.finditer(body):
+        raw = match.group("raw")
+        # "Pasa] 50": the word damaged, the number as the instruction names it.
+        damaged = raw if raw in expected else pasal_number_as(raw, expected) or printed_number(raw)
         if damaged and match.start() not in taken and _opens_line(body, match.start()):
             candidates.append((match.start(), match.end(), damaged, pasal_key(damaged)))
     candidates.sort()
