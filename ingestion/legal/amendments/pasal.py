@@ -32,6 +32,7 @@ DAMAGED_HEADING_RE = re.compile(
     r"(?i:Pasa\S{0,2})[ \t]*(?P<raw>[0-9LlI][0-9LlIO]{0,3}(?:,?4'|E[}l1\]]|[A-Z]|')?)"
     r"(?=[ \t]*[\n(A-Z])"
 )
+_PLAIN_NUMBER_RE = re.compile(r"\d{1,3}[A-Z]?")
 BAB_HEADING_RE = re.compile(
     r"BAB\s+(?P<number>[IVXLC]+[ ]?[A-Z]?)(?![\w])(?!\s*(?:dan\b|,|ini\b|tentang))"
 )
@@ -160,8 +161,10 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
     taken = {c[0] for c in candidates}
     for match in DAMAGED_HEADING_RE.finditer(body):
         raw = match.group("raw")
-        # "Pasa] 50": the word damaged, the number as the instruction names it.
-        damaged = raw if raw in expected else pasal_number_as(raw, expected) or printed_number(raw)
+        # "Pasa] 50", "Pasa-l 62": the word damaged, the number as the instruction names it,
+        # or as printed under an instruction that names none (a restated Bab).
+        plain = raw in expected or (not expected and _PLAIN_NUMBER_RE.fullmatch(raw))
+        damaged = raw if plain else pasal_number_as(raw, expected) or printed_number(raw)
         if damaged and match.start() not in taken and _opens_line(body, match.start()):
             candidates.append((match.start(), match.end(), damaged, pasal_key(damaged)))
     candidates.sort()

@@ -529,7 +529,9 @@ def _pick(candidates: _Candidates, expected: int, position: int) -> tuple[int, i
         confirmed = skip <= SKIP_TOLERANCE or following is not None
         if strong is not None and strong < limit and confirmed:
             return number, strong
-        if skip == 0:
+        # A weak candidate (its keyword OCR-damaged: "22. Ketenitan Pasal 22 diubah …") is
+        # taken in turn, or after lost numbers when the next number follows it.
+        if skip == 0 or following is not None:
             weak = candidates.first(number, position, strong=False)
             if weak is not None and weak < limit:
                 return number, weak
