@@ -194,11 +194,21 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
     return [candidates[i][:3] for i in reversed(chain)]
 
 
+_PART_HEADING_RE = re.compile(
+    r"\s*[\"“']?(?:BAB\s+[IVXLC]+|Bagian\s+(?:Ke\w+|Pertama)|Paragraf\s+\d+)\b"
+)
+# A heading's title, on its own line or wrapped onto the next ("Daerah", "Umum").
+_TITLE_LINE_RE = re.compile(r"\s*[A-Z][^.;:]{0,150}")
+
+
 def _strip_trailing_headings(chunk: str) -> str:
-    """A Pasal ends before the BAB / Bagian / Paragraf heading that opens the next part."""
+    """A Pasal ends before the BAB / Bagian / Paragraf headings that open the next part,
+    their titles included, however the lines of heading and title were wrapped."""
     lines = chunk.rstrip().split("\n")
-    while len(lines) > 1 and re.match(
-        r"\s*[\"“']?(?:BAB\s+[IVXLC]+|Bagian\s+(?:Ke\w+|Pertama)|Paragraf\s+\d+)\b", lines[-1]
-    ):
-        lines.pop()
-    return "\n".join(lines)
+    cut = len(lines)
+    for index in range(len(lines) - 1, 0, -1):
+        if _PART_HEADING_RE.match(lines[index]):
+            cut = index
+        elif not _TITLE_LINE_RE.fullmatch(lines[index]):
+            break
+    return "\n".join(lines[:cut])
