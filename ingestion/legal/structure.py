@@ -85,6 +85,7 @@ _STRANDED_CATCHWORD_RE = re.compile(
     r"(?=\s+(?:\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\.)\s)"
 )
 _DOTS_RE = re.compile(r"\s?(?:(?:\.\s?){3,}|…)$")
+_THIN_DOTS_RE = re.compile(r"\s?(?:\.\s?){2,}$|\s?…$")
 _SENTENCE_ENDS_RE = re.compile(r"[.;:][\"”’']?(?=\s)")
 _ITEM_NUMBER_RE = re.compile(r"(?:^|\s)(?:\d{1,3}|[a-z]|\(\d{1,3}[a-z]?\))$")
 
@@ -506,19 +507,43 @@ def without_catchword(line: str) -> str:
     return line
 
 
-def legal_sections(blocks: list[Block]) -> list[Section] | None:
-    """Sections of a regulation, or None when the text does not look like one."""
-    builder = LegalBuilder()
+def echoed_catchword(line: str, following: str) -> bool:
+    """A line of a few words and two dots or more ("(2) Penyampaian..", OCR thins ". . .")
+    whose words open the next line: a catchword the conversion left beside its page's text."""
+    dots = _THIN_DOTS_RE.search(line)
+    words = line[: dots.start()].split() if dots else []
+    return 0 < len(words) <= CATCHWORD_MAX_WORDS and following.split()[: len(words)] == words
+
+
+def _lines(blocks: list[Block]) -> list[tuple[Block, str, bool]]:
+    """Each block's lines without catchwords, with whether the line runs on from the last
+    one; a table is one entry with no text."""
+    lines: list[tuple[Block, str, bool]] = []
     for block in blocks:
         if block.kind == BlockKind.TABLE:
-            builder.add_table(block)
+            lines.append((block, "", False))
             continue
         continues = block.joins_previous
         for raw in block.text.splitlines():
             line = without_catchword(raw.strip())
             if line:
-                builder.add_line(line, block.page, block.ocr_confidence, continues=continues)
+                lines.append((block, line, continues))
                 continues = False
+    return [
+        entry
+        for entry, following in zip(lines, [*lines[1:], None], strict=True)
+        if following is None or not entry[1] or not echoed_catchword(entry[1], following[1])
+    ]
+
+
+def legal_sections(blocks: list[Block]) -> list[Section] | None:
+    """Sections of a regulation, or None when the text does not look like one."""
+    builder = LegalBuilder()
+    for block, line, continues in _lines(blocks):
+        if block.kind == BlockKind.TABLE:
+            builder.add_table(block)
+        else:
+            builder.add_line(line, block.page, block.ocr_confidence, continues=continues)
     if builder.pasal_count < 2:
         return None
     if builder.instructions is None:  # an amending law restates Pasal out of order

@@ -25,6 +25,9 @@ MARGIN_ZONE = 0.1  # running heads and footers sit in the top or bottom tenth of
 # A gazette's catchword: at the foot of a page, right of its middle, a few words and dots
 # announcing the next page ("Pasal 5 . . .", "b. bahwa..."). Page furniture, like a folio.
 CATCHWORD_RE = re.compile(r"(?:(?:\.\s?){3,}|…)\s*$")
+# OCR often thins the dots ("(3) Tanda." for "(3) Tanda . . ."): such a line is a catchword
+# only if the next page opens with its words (:func:`drop_echoed_catchwords`).
+THIN_CATCHWORD_RE = re.compile(r"(?:\.\s?)+$|…\s*$")
 CATCHWORD_MAX_WORDS = 8
 _CLAUSE_END = (".", ";", ":")
 _TRAILING_FRAGMENT_RE = re.compile(r"\w+-$")
@@ -39,6 +42,7 @@ def tidy_pages(pages: list[list[Block]]) -> int:
         removed += len(blocks) - len(kept)
         pages[index] = kept
     removed += drop_running_heads(pages)
+    removed += drop_echoed_catchwords(pages)
     join_across_pages(pages)
     return removed
 
@@ -55,6 +59,33 @@ def without_catchword(blocks: list[Block]) -> list[Block]:
     if right_side and short and CATCHWORD_RE.search(last.text):
         return blocks[:-1]
     return blocks
+
+
+def drop_echoed_catchwords(pages: list[list[Block]]) -> int:
+    """A catchword whose dots OCR thinned: the page's last block, a few words right of its
+    middle ending in a dot, whose words are the ones the next page opens with."""
+    removed = 0
+    for index in range(len(pages) - 1):
+        blocks = pages[index]
+        opening = next((b for b in pages[index + 1] if not _in_margin(b)), None)
+        if blocks and opening is not None and _echoes(blocks[-1], opening):
+            pages[index] = blocks[:-1]
+            removed += 1
+    return removed
+
+
+def _echoes(last: Block, opening: Block) -> bool:
+    frame_width = last.frame.width if last.frame else 0.0
+    right_side = last.bbox is not None and last.bbox[0] > 0.4 * frame_width
+    if not (right_side and THIN_CATCHWORD_RE.search(last.text)):
+        return False
+    words = [_word_key(w) for w in last.text.rstrip(" .…").split()]
+    opens = [_word_key(w) for w in opening.text.split()[: len(words)]]
+    return 0 < len(words) <= CATCHWORD_MAX_WORDS and opens == words
+
+
+def _word_key(word: str) -> str:
+    return word.strip(".,;:").lower()
 
 
 def join_across_pages(pages: list[list[Block]]) -> None:

@@ -38,6 +38,7 @@ from ingestion.pipeline.furniture import tidy_pages
 from ingestion.pipeline.index import summarize, write_document
 from ingestion.pipeline.locks import advisory_lock
 from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
+from ingestion.pipeline.ocr.words import mend_foreign_letters
 from ingestion.pipeline.parse import ParseLimits, parse, render_page_image
 from ingestion.pipeline.regions import attach_regions
 from ingestion.pipeline.request import (
@@ -226,7 +227,9 @@ def _with_ocr(
     # A scan's running heads, folios and catchwords go as a text layer's do in the parser.
     pages = [list(group) for _, group in groupby(merged, key=lambda b: b.page)]
     tidy_pages(pages)
-    return [block for page in pages for block in page], ocr
+    blocks = [block for page in pages for block in page]
+    mend_foreign_letters([b for b in blocks if b.page in ocr_pages], blocks)
+    return blocks, ocr
 
 
 def _chunk(blocks: list[Block]) -> list[ChunkDraft]:

@@ -13,7 +13,8 @@ from datetime import date
 
 from ingestion.legal.ocr_digits import IN_TEXT, PASAL_WORD, printed_letters
 
-_ELLIPSIS_RE = re.compile(r"\.\s?\.\s?\.|…")
+# Two dots are enough: OCR thins ". . ." into "..", and the next page must repeat the words.
+_ELLIPSIS_RE = re.compile(r"\.\s?\.(?:\s?\.)?|…")
 _WORD_START_RE = re.compile(r"(?:^|(?<=\s))\S")
 _CATCHWORD_SPAN = 100
 # Digits OCR reads as letters, inside a token that has at least one real digit.

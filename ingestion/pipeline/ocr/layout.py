@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ingestion.pipeline.base import Block, BlockKind, Box, OcrLine, OcrPage
-from ingestion.pipeline.furniture import CATCHWORD_MAX_WORDS, CATCHWORD_RE, MARGIN_ZONE
+from ingestion.pipeline.furniture import CATCHWORD_MAX_WORDS, MARGIN_ZONE, THIN_CATCHWORD_RE
 from ingestion.pipeline.ocr.images import UNREAD_TEXT
 from ingestion.pipeline.reflow import join_broken, same_row
 
@@ -147,7 +147,9 @@ def _catchword_like(line: OcrLine, page: OcrPage) -> bool:
     if line.box is None or page.frame is None:
         return False
     short = len(line.text.split()) <= CATCHWORD_MAX_WORDS
-    return short and line.box[0] > 0.4 * page.frame.width and bool(CATCHWORD_RE.search(line.text))
+    return (
+        short and line.box[0] > 0.4 * page.frame.width and bool(THIN_CATCHWORD_RE.search(line.text))
+    )
 
 
 def _in_margin(line: OcrLine, page: OcrPage) -> bool:
