@@ -53,6 +53,18 @@ def test_a_capital_read_for_the_next_huruf_is_small_and_a_glued_marker_gets_its_
     assert [b.text[:3] for b in blocks] == ["a. ", "b. ", "c. "]
 
 
+def test_a_capital_marker_before_a_word_in_lower_case_is_small_but_an_initial_stays() -> None:
+    blocks = ocr_page_to_blocks(
+        _page(
+            1,
+            ("a. terhadap Wajib Pajak dilakukan penyidikan;", (230, 400, 900, 440)),
+            ("C. terlambat menyampaikan Surat Pemberitahuan;", (230, 450, 900, 490)),
+            ("F. Wijaya menandatangani.", (230, 500, 900, 540)),
+        )
+    )
+    assert [b.text[:3] for b in blocks] == ["a. ", "c. ", "F. "]
+
+
 def test_a_scans_head_folio_and_catchword_go_and_its_sentence_runs_on() -> None:
     head = ("PRESIDEN REPUBLIK INDONESIA", (400, 40, 800, 80))
     pages = [

@@ -131,10 +131,14 @@ def _rows(lines: Sequence[OcrLine]) -> list[OcrLine]:
 
 
 def _item_marker(text: str, last: str) -> tuple[str, str]:
-    """The line with its huruf marker as printed: "C." read between "b." and "d." is "c.",
-    "a.permohonan" is "a. permohonan"; and the page's last huruf letter."""
+    """The line with its huruf marker as printed: "C." read after "b.", or before a word in
+    lower case ("C. tidak menyampaikan"), is "c."; "a.permohonan" is "a. permohonan"; and
+    the page's last huruf letter."""
     capital = _CAPITAL_ITEM_RE.match(text)
-    if capital and last and ord(capital.group("letter").lower()) == ord(last) + 1:
+    in_sequence = capital and last and ord(capital.group("letter").lower()) == ord(last) + 1
+    # A huruf's text opens in lower case; a capital initial ("C. Wijaya") is followed by a name.
+    before_lower = capital and text[capital.end() : capital.end() + 1].islower()
+    if capital and (in_sequence or before_lower):
         text = capital.group("letter").lower() + text[1:]
     text = _GLUED_ITEM_RE.sub(r"\g<marker> ", text)
     item = re.match(r"^([a-z])\.\s", text)
