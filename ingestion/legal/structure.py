@@ -531,8 +531,8 @@ def _lines(blocks: list[Block]) -> list[tuple[Block, str, bool]]:
                 continues = False
     return [
         entry
-        for entry, following in zip(lines, [*lines[1:], None], strict=True)
-        if following is None or not entry[1] or not echoed_catchword(entry[1], following[1])
+        for index, entry in enumerate(lines)
+        if index + 1 == len(lines) or not echoed_catchword(entry[1], lines[index + 1][1])
     ]
 
 

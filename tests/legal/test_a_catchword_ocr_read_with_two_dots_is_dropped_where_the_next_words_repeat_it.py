@@ -43,3 +43,8 @@ def test_the_amendment_readers_text_does_not_hold_it() -> None:
     assert strip_catchwords(text) == (
         "(1) Setiap gratifikasi wajib dilaporkan.\n(2) Penyampaian laporan"
     )
+
+
+def test_a_text_of_no_lines_has_no_structure() -> None:
+    assert legal_sections([]) is None
+    assert legal_sections([Block("")]) is None
