@@ -408,7 +408,9 @@ def score_search(
         if expected.state == "amended" and old:
             figures.old_queries += 1
             old_hit = _first(api, phrase(old, df, len(wordings)))
-            figures.old_stale_first += _stale(old_hit, original["id"], replaced)
+            if _stale(old_hit, original["id"], replaced):
+                figures.old_stale_first += 1
+                figures.misses.append(f"stale: Pasal {number}'s replaced wording first as law")
 
 
 def checked_wordings(gold: GoldChain, pasals: dict[str, dict[str, Any]]) -> GoldChain:

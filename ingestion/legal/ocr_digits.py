@@ -12,6 +12,8 @@ may be read back as digits depends on how sure we are that a number stands there
 
 from __future__ import annotations
 
+import re
+
 IN_TEXT = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1"})
 
 AFTER_KEYWORD_LETTERS = "OoQDIl|!iLSsZzBGbgq"
@@ -29,16 +31,35 @@ _LETTER_FORMS = (("A", ("4'", ",4'", ",4", "4")), ("B", ("E}", "El", "E1", "E]",
 _NOISE = str.maketrans("", "", "'’,}]")
 _DIGIT_LIKE = str.maketrans({"L": "1", "l": "1", "I": "1", "|": "1", "i": "1", "O": "0", "o": "0"})
 
+# The forms above that cannot be a digit ("5lE}", "9,4'"), read as their letter wherever a
+# Pasal number is printed, instruction sentences included.
+_PRINTED_LETTER_RE = re.compile(
+    r"(?<=Pasal )(?P<digits>\d[\dlI]*)(?:(?P<a>,?4')|(?P<b>E[}l\]]))(?![\w'])"
+)
 
-def _readings(raw: str) -> set[str]:
+
+def printed_letters(text: str) -> str:
+    """ "Pasal 5lE}" → "Pasal 51B", "Pasal 9,4'" → "Pasal 9A"."""
+    return _PRINTED_LETTER_RE.sub(
+        lambda m: m.group("digits").translate(_DIGIT_LIKE) + ("A" if m.group("a") else "B"), text
+    )
+
+
+def printed_number(raw: str) -> str | None:
+    """A heading number with a letter form no digit has ("614'", "61E}"): 61A, 61B."""
+    read = printed_letters(f"Pasal {raw}")[6:]
+    return read if read != raw else None
+
+
+def readings(raw: str) -> set[str]:
     """The Pasal numbers a printed number may stand for, its own reading first among them."""
     raw = raw.replace(" ", "")
-    readings = {raw.translate(_NOISE).translate(_DIGIT_LIKE)}
+    found = {raw.translate(_NOISE).translate(_DIGIT_LIKE)}
     for letter, forms in _LETTER_FORMS:
         for form in forms:
             if raw.endswith(form) and len(raw) > len(form):
-                readings.add(raw[: -len(form)].translate(_DIGIT_LIKE) + letter)
-    return readings
+                found.add(raw[: -len(form)].translate(_DIGIT_LIKE) + letter)
+    return found
 
 
 def pasal_number_as(raw: str, named: frozenset[str]) -> str | None:
@@ -47,5 +68,5 @@ def pasal_number_as(raw: str, named: frozenset[str]) -> str | None:
     "L6A" is 16A. None when the number is one of them as printed, or none or several fit."""
     if not named or raw in named:
         return None
-    fits = _readings(raw) & named
+    fits = readings(raw) & named
     return next(iter(fits)) if len(fits) == 1 else None

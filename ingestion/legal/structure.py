@@ -27,7 +27,7 @@ from ingestion.legal.amendments.read import (
     opens_instruction,
     restated_pasal,
 )
-from ingestion.legal.ocr_digits import PASAL_WORD, pasal_number_as
+from ingestion.legal.ocr_digits import PASAL_WORD, pasal_number_as, printed_number
 from ingestion.legal.units import Address, ayat_of
 from ingestion.pipeline.base import Block, BlockKind
 
@@ -432,6 +432,8 @@ class LegalBuilder:
         mapped = pasal_number_as(raw, self.named) if self.instructions else None
         if mapped is not None:
             return mapped
+        if self.instructions and (printed := printed_number(raw)):
+            return printed
         return raw if _PLAIN_PASAL_NO_RE.fullmatch(raw) else None
 
     def _open_restated(self, line: str, markers: list[re.Match[str]]) -> None:

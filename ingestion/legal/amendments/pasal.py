@@ -12,14 +12,14 @@ import re
 from dataclasses import dataclass
 
 from ingestion.legal.amendments.text import clean, fix_numbers
-from ingestion.legal.ocr_digits import pasal_number_as
+from ingestion.legal.ocr_digits import pasal_number_as, printed_number
 
 MAX_GAP = 6
 # Each heading pattern opens with its literal word so the engine can skip ahead to it; what
 # must stand before a heading (a line start, a sentence's end, a quote) is checked by
 # :func:`_opens_line`.
 PASAL_HEADING_RE = re.compile(
-    r"(?i:Pasal)[ \t]*\n?[ \t]*(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w(])"
+    r"(?i:Pasal)[ \t]*\n?[ \t]*(?P<number>\d{1,4}[ ]?[A-Z]?)(?![\w('’}])"
     # References go on in lower case ("Pasal 5 ayat (1)", "Pasal 5 yang …"); a body starts
     # with a capital ("Yang dimaksud …", "Dalam hal …") or an ayat.
     r"(?![ \t]*(?:ayat|huruf|angka|dan\b|atau\b|sampai|s\.d|,|\)|tentang|ini\b|tersebut|"
@@ -32,6 +32,7 @@ DAMAGED_HEADING_RE = re.compile(
     r"(?i:Pasa\S{0,2})[ \t]*(?P<raw>[0-9LlI][0-9LlIO]{0,3}(?:,?4'|E[}l1\]]|[A-Z]|')?)"
     r"(?=[ \t]*[\n(A-Z])"
 )
+_PLAIN_NUMBER_RE = re.compile(r"\d{1,3}[A-Z]?")
 BAB_HEADING_RE = re.compile(
     r"BAB\s+(?P<number>[IVXLC]+[ ]?[A-Z]?)(?![\w])(?!\s*(?:dan\b|,|ini\b|tentang))"
 )
@@ -158,8 +159,12 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
             number = pasal_number_as(printed, expected) or printed
             candidates.append((match.start(), match.end(), number, pasal_key(number)))
     taken = {c[0] for c in candidates}
-    for match in DAMAGED_HEADING_RE.finditer(body) if expected else ():
-        damaged = pasal_number_as(match.group("raw"), expected)
+    for match in DAMAGED_HEADING_RE.finditer(body):
+        raw = match.group("raw")
+        # "Pasa] 50", "Pasa-l 62": the word damaged, the number as the instruction names it,
+        # or as printed under an instruction that names none (a restated Bab).
+        plain = raw in expected or (not expected and _PLAIN_NUMBER_RE.fullmatch(raw))
+        damaged = raw if plain else pasal_number_as(raw, expected) or printed_number(raw)
         if damaged and match.start() not in taken and _opens_line(body, match.start()):
             candidates.append((match.start(), match.end(), damaged, pasal_key(damaged)))
     candidates.sort()
@@ -189,11 +194,21 @@ def _headings(body: str, expected: frozenset[str]) -> list[tuple[int, int, str]]
     return [candidates[i][:3] for i in reversed(chain)]
 
 
+_PART_HEADING_RE = re.compile(
+    r"\s*[\"“']?(?:BAB\s+[IVXLC]+|Bagian\s+(?:Ke\w+|Pertama)|Paragraf\s+\d+)\b"
+)
+# A heading's title, on its own line or wrapped onto the next ("Daerah", "Umum").
+_TITLE_LINE_RE = re.compile(r"\s*[A-Z][^.;:]{0,150}")
+
+
 def _strip_trailing_headings(chunk: str) -> str:
-    """A Pasal ends before the BAB / Bagian / Paragraf heading that opens the next part."""
+    """A Pasal ends before the BAB / Bagian / Paragraf headings that open the next part,
+    their titles included, however the lines of heading and title were wrapped."""
     lines = chunk.rstrip().split("\n")
-    while len(lines) > 1 and re.match(
-        r"\s*[\"“']?(?:BAB\s+[IVXLC]+|Bagian\s+(?:Ke\w+|Pertama)|Paragraf\s+\d+)\b", lines[-1]
-    ):
-        lines.pop()
-    return "\n".join(lines)
+    cut = len(lines)
+    for index in range(len(lines) - 1, 0, -1):
+        if _PART_HEADING_RE.match(lines[index]):
+            cut = index
+        elif not _TITLE_LINE_RE.fullmatch(lines[index]):
+            break
+    return "\n".join(lines[:cut])

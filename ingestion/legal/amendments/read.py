@@ -15,6 +15,7 @@ words read as an instruction (a unit word and an amending verb).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from bisect import bisect_left
@@ -28,10 +29,15 @@ from ingestion.legal.amendments.model import (
     Operation,
     Target,
 )
-from ingestion.legal.amendments.pasal import PasalText, split_pasal, without_penjelasan
+from ingestion.legal.amendments.pasal import (
+    PasalText,
+    pasal_key,
+    split_pasal,
+    without_penjelasan,
+)
 from ingestion.legal.amendments.text import clean, fix_numbers, read_date
 from ingestion.legal.citation import RegulationRef, canonical_jenis, find_regulations
-from ingestion.legal.ocr_digits import IN_TEXT
+from ingestion.legal.ocr_digits import IN_TEXT, readings
 
 logger = logging.getLogger(__name__)
 
@@ -523,7 +529,9 @@ def _pick(candidates: _Candidates, expected: int, position: int) -> tuple[int, i
         confirmed = skip <= SKIP_TOLERANCE or following is not None
         if strong is not None and strong < limit and confirmed:
             return number, strong
-        if skip == 0:
+        # A weak candidate (its keyword OCR-damaged: "22. Ketenitan Pasal 22 diubah …") is
+        # taken in turn, or after lost numbers when the next number follows it.
+        if skip == 0 or following is not None:
             weak = candidates.first(number, position, strong=False)
             if weak is not None and weak < limit:
                 return number, weak
@@ -548,7 +556,9 @@ def instruction_pasal(instruction: str) -> frozenset[str]:
     the numbers a restated heading below it may carry."""
     head, _body = _split_head(_join_split_words(instruction))
     fixed = fix_numbers(" ".join(head.split()))
-    return frozenset(n.replace(" ", "") for kind, n in _units(fixed) if kind == "pasal")
+    bounds = _between(fixed, _context(fixed)) if _operation(fixed) is Operation.INSERT else None
+    numbers = (n.replace(" ", "") for kind, n in _units(fixed) if kind == "pasal")
+    return frozenset(_placed(n, bounds) if bounds else n for n in numbers)
 
 
 def restated_pasal(instruction: str) -> str | None:
@@ -777,7 +787,7 @@ def _targets(head: str, operation: Operation, context: Target) -> tuple[Target, 
             phrase = new.group("units") or new.group("direct") or ""
             found = _resolve(_units(phrase), context)
             if found:
-                return found
+                return _placed_between(found, _between(head, context))
         if operation is Operation.INSERT and not _MODIFY_RE.search(head):
             return (context,) if context.pasal or context.bab else ()
     verb = _first_verb(head)
@@ -785,6 +795,30 @@ def _targets(head: str, operation: Operation, context: Target) -> tuple[Target, 
     if not named:  # "Mengubah Lampiran II …": the active verb comes first
         named = _units(re.split(r"\bsehingga\b", head, maxsplit=1)[0])
     return _resolve(named, context) or ((context,) if context.label() else ())
+
+
+def _placed_between(
+    found: tuple[Target, ...], bounds: tuple[Target | None, Target | None]
+) -> tuple[Target, ...]:
+    """New Pasal inserted "di antara Pasal 9 dan Pasal 10" sort between them."""
+    return tuple(
+        dataclasses.replace(t, pasal=_placed(t.pasal, bounds)) if t.pasal and not t.ayat else t
+        for t in found
+    )
+
+
+def _placed(number: str, bounds: tuple[Target | None, Target | None]) -> str:
+    """A Pasal number OCR printed "94" where the instruction inserts between Pasal 9 and 10 is
+    the one reading that sorts between them (9A). Numbers that fit, or have no such reading,
+    stay as printed."""
+    after, before = bounds
+    if after is None or before is None or not after.pasal or not before.pasal:
+        return number
+    low, high = pasal_key(after.pasal), pasal_key(before.pasal)
+    if number in (after.pasal, before.pasal) or low < pasal_key(number) < high:
+        return number
+    fits = {r for r in readings(number) if low < pasal_key(r) < high}
+    return fits.pop() if len(fits) == 1 else number
 
 
 def _first_verb(head: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ingestion.legal.ocr_digits import IN_TEXT, PASAL_WORD
+from ingestion.legal.ocr_digits import IN_TEXT, PASAL_WORD, printed_letters
 
 _ELLIPSIS_RE = re.compile(r"\.\s?\.\s?\.|…")
 _WORD_START_RE = re.compile(r"(?:^|(?<=\s))\S")
@@ -112,7 +112,7 @@ def _catchword_start(text: str, match: re.Match[str]) -> int | None:
 
 def fix_numbers(text: str) -> str:
     """Read OCR-damaged numbers in an instruction's words ("2OO4", "(21", "Pasa-l 5l")."""
-    text = _PASAL_WORD_RE.sub("Pasal", text)
+    text = printed_letters(_PASAL_WORD_RE.sub("Pasal", text))
     text = _OCR_DIGIT_RE.sub(lambda m: m.group(0).translate(IN_TEXT), text)
     text = _UNCLOSED_RE.sub(r"(\1)", text)
     return _SPLIT_LETTER_RE.sub(r"\1 \2\3", text)
