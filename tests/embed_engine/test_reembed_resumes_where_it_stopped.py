@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.test import override_settings
 
 from ingestion.management.commands import reembed
 from ingestion.models import Chunk, EmbeddingCache, LegalUnit
 from ingestion.pipeline.embed import get_embedder
+from ingestion.pipeline.embed_choices import LocalEmbedEngine
 from ingestion.pipeline.runner import ingest
 from tests.embed_engine.test_unit_vectors_come_from_their_chunks_one_pass import REGULATION
 from tests.pipeline_core.helpers import RecordingObserver, doc_id, make_request, put_object
@@ -32,10 +34,15 @@ def _age(document_id: Any) -> int:
     )
 
 
+@pytest.mark.parametrize("engine", LocalEmbedEngine.values)
 def test_a_stopped_reembed_resumes_and_moves_units_too(
-    store_dir: Path, settings: Any, monkeypatch: pytest.MonkeyPatch
+    store_dir: Path, monkeypatch: pytest.MonkeyPatch, engine: str
 ) -> None:
-    settings.MODEL_GATEWAY_URL = None
+    with override_settings(MODEL_GATEWAY_URL=None, LOCAL_EMBED_ENGINE=engine):
+        _stop_and_resume(store_dir, monkeypatch)
+
+
+def _stop_and_resume(store_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     put_object(store_dir, "a/qanun7.txt", REGULATION.encode())
     document = doc_id(ingest(make_request("a/qanun7.txt"), RecordingObserver()))
     total = _age(document)

@@ -1,14 +1,15 @@
-"""A chunk whose text yields no token is stored without a vector, and is still indexed."""
+"""A chunk whose text yields no token is stored without a vector, and is still indexed
+(the int8 engine with late chunking, the path that reads token states)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.test import override_settings
 
 from ingestion.models import Chunk
 from ingestion.pipeline import embed
 from ingestion.pipeline.base import ChunkDraft
+from ingestion.pipeline.embed_choices import LocalEmbedEngine, UnitVectors
 from ingestion.pipeline.index import write_document
 from ingestion.pipeline.late_chunk import document_vectors
 from ingestion.search.query import SearchQuery
@@ -26,8 +27,12 @@ def _draft(ordinal: int, text: str, heading: list[str]) -> ChunkDraft:
     )
 
 
-def test_a_chunk_of_no_token_has_no_vector_but_its_heading_is_searchable(settings: Any) -> None:
-    settings.MODEL_GATEWAY_URL = None
+@override_settings(
+    MODEL_GATEWAY_URL=None,
+    LOCAL_EMBED_ENGINE=LocalEmbedEngine.INT8,
+    UNIT_VECTORS=UnitVectors.LATE,
+)
+def test_a_chunk_of_no_token_has_no_vector_but_its_heading_is_searchable() -> None:
     engine = embed.get_embedder()
     assert isinstance(engine, embed.OnnxE5Embedder)
     drafts = [
