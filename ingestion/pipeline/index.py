@@ -51,7 +51,7 @@ def summarize(drafts: Sequence[ChunkDraft], threshold: float) -> IndexSummary:
 
 
 def _chunk_row(
-    document: Document, draft: ChunkDraft, vector: list[float], model_id: str, parked: bool
+    document: Document, draft: ChunkDraft, vector: list[float] | None, model_id: str, parked: bool
 ) -> Chunk:
     return Chunk(
         document=document,
@@ -64,8 +64,9 @@ def _chunk_row(
         ocr_confidence=draft.ocr_confidence,
         indexed=not parked,
         review_state=ReviewState.PENDING if parked else ReviewState.NONE,
-        embedding=vector,
-        embedding_model=model_id,
+        # A chunk of no token has no vector and no model: lexical search still finds it.
+        embedding=None if vector is None else list(vector),
+        embedding_model=model_id if vector is not None else "",
         regions=draft.regions or None,
     )
 
@@ -73,13 +74,13 @@ def _chunk_row(
 def write_document(
     document: Document,
     drafts: Sequence[ChunkDraft],
-    vectors: Sequence[list[float]],
+    vectors: Sequence[list[float] | None],
     *,
     model_id: str,
     threshold: float,
     page_count: int | None,
     fields: dict[str, Any] | None = None,
-    unit_vectors: Sequence[list[float]] = (),
+    unit_vectors: Sequence[list[float] | None] = (),
     title_from_heading: bool = False,
 ) -> IndexSummary:
     """Replace the document's chunks and set its final state atomically.
@@ -111,7 +112,7 @@ def write_document(
         Chunk.objects.filter(document=doc).delete()
         chunks = Chunk.objects.bulk_create(
             [
-                _chunk_row(doc, d, list(v), model_id, is_parked(d, threshold))
+                _chunk_row(doc, d, v, model_id, is_parked(d, threshold))
                 for d, v in zip(drafts, vectors, strict=True)
             ],
             batch_size=500,

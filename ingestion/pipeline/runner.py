@@ -27,15 +27,15 @@ from django.db import IntegrityError, transaction
 from aceh_rag.platform.context import call_context
 from aceh_rag.platform.metrics import STAGE_DURATION
 from ingestion.errors import INTERNAL_ERROR, PermanentError, StageError
-from ingestion.legal.store import unit_passages
 from ingestion.models import Document, DocumentStatus
 from ingestion.pipeline import identity
 from ingestion.pipeline.base import Block, ChunkDraft, ParsedDocument
 from ingestion.pipeline.chunk import chunk_document
-from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
+from ingestion.pipeline.embed import get_embedder
 from ingestion.pipeline.fetch import fetch
 from ingestion.pipeline.furniture import tidy_pages
 from ingestion.pipeline.index import summarize, write_document
+from ingestion.pipeline.late_chunk import document_vectors
 from ingestion.pipeline.locks import advisory_lock
 from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
 from ingestion.pipeline.ocr.words import mend_foreign_letters
@@ -274,15 +274,10 @@ def _process(
     obs.progress("chunked", PROGRESS[Milestone.CHUNKED])
     pending.append((Milestone.CHUNKED, {"chunkCount": len(drafts)}, datetime.now(UTC)))
     embedder = get_embedder()
-    texts = [passage_text(d.heading_path_text, d.text) for d in drafts]
-    units = unit_passages(drafts)
-    every = _timed(
+    vectors, unit_vectors = _timed(
         "embed",
-        lambda: with_retries(
-            lambda: embed_passages_cached(texts + units, embedder), policy, what="embed"
-        ),
+        lambda: with_retries(lambda: document_vectors(drafts, embedder), policy, what="embed"),
     )
-    vectors, unit_vectors = every[: len(texts)], every[len(texts) :]
     threshold = float(settings.OCR_REVIEW_THRESHOLD)
     embedded = {"chunkCount": summarize(drafts, threshold).indexed_count}
     pending.append((Milestone.EMBEDDED, embedded, datetime.now(UTC)))

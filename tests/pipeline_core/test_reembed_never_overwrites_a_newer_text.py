@@ -7,10 +7,12 @@ keeps the review's vector: reembed's vector of the old text is dropped.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
 
+from ingestion.management.commands import reembed
 from ingestion.models import Chunk
 from ingestion.pipeline import embed
 from ingestion.pipeline.runner import ingest
@@ -37,10 +39,10 @@ def test_a_chunk_corrected_during_reembed_keeps_the_reviewed_vector(
     assert chunk is not None
     Chunk.objects.filter(pk=chunk.pk).update(embedding_model="model-lama")
     model_id = embed.get_embedder().model_id
-    real = embed.embed_passages_cached
+    real = reembed.document_vectors
 
-    def embed_while_a_reviewer_approves(texts: list[str], embedder: object) -> object:
-        vectors = real(texts, embedder)  # type: ignore[arg-type]
+    def embed_while_a_reviewer_approves(drafts: Any, embedder: Any) -> Any:
+        vectors = real(drafts, embedder)
         Chunk.objects.filter(pk=chunk.pk).update(
             text="Teks yang sudah dikoreksi peninjau.",
             embedding=REVIEWED,
@@ -49,7 +51,7 @@ def test_a_chunk_corrected_during_reembed_keeps_the_reviewed_vector(
         return vectors
 
     monkeypatch.setattr(
-        "ingestion.management.commands.reembed.embed_passages_cached",
+        "ingestion.management.commands.reembed.document_vectors",
         embed_while_a_reviewer_approves,
     )
     call_command("reembed")

