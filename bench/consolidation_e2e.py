@@ -48,6 +48,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -271,7 +272,7 @@ def review(ids: list[str], figures: Figures) -> None:
         chunks = Chunk.objects.filter(document_id=document_id)
         figures.chunks += chunks.count()
         figures.parked += chunks.filter(indexed=False).count()
-        approve_all(document_id, user=reviewer)
+        approve_all(UUID(document_id), user=reviewer)
 
 
 # --- scoring ---------------------------------------------------------------------------
