@@ -5,17 +5,26 @@ of characters covers, so the tokenizer is reimplemented step for step (per-codep
 normalisation, runs of spaces collapsed, a leading metaspace, Viterbi over piece scores
 with a single-character unknown fallback, the same tie-breaking) and every token carries
 the offset in the input text of its first character that is not the metaspace.
+
+No piece of the vocabulary holds a metaspace past its first character, so no piece crosses
+the start of a word and the Viterbi path is the concatenation of each word's own path. Words
+are therefore tokenised once each and remembered: legal text repeats its words, and the
+tokenizer was a tenth of a bulk import's time.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from ingestion.pipeline.e5.weights import Vocab
 
 META = "\u2581"
+_WORDS = re.compile(f"{META}[^{META}]*|[^{META}]+")
+WORD_CACHE = 1 << 17  # distinct words remembered (about 30 MB at most)
 
 
 @dataclass
@@ -34,7 +43,10 @@ class UnigramTokenizer:
             if piece and index != vocab.unk:
                 self._pieces.setdefault(piece, (index, float(score)))
         self._max_chars = max(len(p) for p in self._pieces)
+        if any(META in p[1:] for p in self._pieces):
+            raise ValueError("a piece crosses a word start; words cannot be tokenised alone")
         self._unk_score = float(np.min(vocab.scores)) - 10.0
+        self._word = lru_cache(maxsize=WORD_CACHE)(self._viterbi)
 
     def _normalised(self, text: str) -> tuple[str, list[int]]:
         """The metaspaced text, and for each of its characters the input offset it came from."""
@@ -51,7 +63,7 @@ class UnigramTokenizer:
             origin.insert(0, 0)
         return "".join(chars).replace(" ", META), origin
 
-    def _viterbi(self, norm: str) -> list[tuple[int, int, int]]:
+    def _viterbi(self, norm: str) -> tuple[tuple[int, int, int], ...]:
         """(piece id, start, end) over ``norm``, as e5.c's tok_content chooses them."""
         n = len(norm)
         best = [-1e30] * (n + 1)
@@ -76,15 +88,17 @@ class UnigramTokenizer:
             piece, start = back[at]
             out.append((piece, start, at))
             at = start
-        return out[::-1]
+        return tuple(out[::-1])
 
     def encode(self, text: str) -> Tokens:
         """Content tokens of ``text`` (no ``<s>``/``</s>``), each with its input offset."""
         norm, origin = self._normalised(text)
         ids: list[int] = []
         starts: list[int] = []
-        for piece, start, end in self._viterbi(norm):
-            first = start + 1 if norm[start] == META and end > start + 1 else start
-            ids.append(piece)
-            starts.append(origin[first])
+        for word in _WORDS.finditer(norm):
+            at = word.start()
+            for piece, start, end in self._word(word.group()):
+                first = start + 1 if norm[at + start] == META and end > start + 1 else start
+                ids.append(piece)
+                starts.append(origin[at + first])
         return Tokens(ids, starts)
