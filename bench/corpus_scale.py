@@ -133,19 +133,16 @@ def import_corpus(items: Sequence[Any], raw_sample: int, workers: int) -> dict[s
             passages.append((len(texts), encode))
     raw_spent = sum(raw for _imp, raw in ratios)
 
-    def seen(_result: Any) -> None:
-        if len(results) + len(rest) == 100:
-            rss["after 100"] = rss_mb()
+    done = [len(results)]
 
-    rest: list[Any] = []
-    for result in run_import(items[raw_sample:], options, workers=workers, on_result=seen):
-        rest.append(result)
-        if len(rest) % 25 == 0:
-            print(
-                f"  imported {raw_sample + len(rest)}/{len(items)} (RSS {rss_mb():.0f} MB)",
-                flush=True,
-            )
-    results += rest
+    def seen(_result: Any) -> None:  # run_import returns its list at the end: count here
+        done[0] += 1
+        if done[0] == 100:
+            rss["after 100"] = rss_mb()
+        if done[0] % 25 == 0:
+            print(f"  imported {done[0]}/{len(items)} (RSS {rss_mb():.0f} MB)", flush=True)
+
+    results += run_import(items[raw_sample:], options, workers=workers, on_result=seen)
     elapsed = time.perf_counter() - started - raw_spent
     rss["end"] = rss_mb()
     return {
