@@ -25,6 +25,7 @@ from typing import Any
 from django.db import connection
 
 from ingestion.legal.citation import RegulationRef, canonical_jenis
+from ingestion.legal.entry_into_force import FORMULA
 from ingestion.legal.references import QueryReference, RegulationName, UnitRef
 from ingestion.search.lexical import BM25_B, BM25_K1, CANDIDATE_CAP, match_query, term_stats
 from ingestion.search.query import SearchQuery
@@ -347,6 +348,24 @@ def named_units(
         "pj": penjelasan,
     }
     rows = _rows(sql, params)
+    order = {doc: index for index, doc in enumerate(document_ids)}
+    return sorted(rows, key=lambda r: order.get(r.document_id, len(order)))
+
+
+def closing_units(document_ids: Sequence[str]) -> list[UnitRow]:
+    """Each document's Pasal that says when it takes effect (:mod:`.entry_into_force`): the
+    last in the body that states the formula."""
+    if not document_ids:
+        return []
+    sql = (
+        "WITH cand AS (SELECT DISTINCT ON (u.document_id) u.* FROM ingestion_legalunit u "
+        "JOIN ingestion_chunk c ON c.id = u.chunk_id "
+        "WHERE u.document_id = ANY(%(docs)s::uuid[]) AND c.indexed AND NOT u.penjelasan "
+        "AND u.depth = 0 AND u.text ~* %(formula)s "
+        "ORDER BY u.document_id, c.ordinal DESC, u.start DESC) "
+        "SELECT " + UNIT_COLUMNS.replace("u.", "cand.") + ", cand.page, 0.0 FROM cand"
+    )
+    rows = _rows(sql, {"docs": list(document_ids), "formula": FORMULA})
     order = {doc: index for index, doc in enumerate(document_ids)}
     return sorted(rows, key=lambda r: order.get(r.document_id, len(order)))
 

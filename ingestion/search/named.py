@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingestion.legal.entry_into_force import asks_entry_into_force
 from ingestion.legal.references import QueryReference
 from ingestion.legal.search import named_documents
 from ingestion.search.lexical import query_lexemes
@@ -45,6 +46,7 @@ _FULL = 0.999
 class Scope:
     documents: tuple[str, ...] = ()  # the visible documents of the named regulation
     beyond: bool = False  # the question asks something beyond the name
+    asks_in_force: bool = False  # ... and only when it takes effect (legal.entry_into_force)
     missing: str | None = None  # named by number, and no visible document is it
 
 
@@ -56,7 +58,8 @@ def named_scope(reference: QueryReference, q: SearchQuery) -> Scope:
         ref = reference.regulation
         complete = ref is not None and ref.nomor and ref.tahun
         return Scope(missing=ref.short if complete and ref is not None else None)
-    return Scope(documents, beyond=bool(asks_beyond_name(reference)))
+    rest = asks_beyond_name(reference)
+    return Scope(documents, beyond=bool(rest), asks_in_force=asks_entry_into_force(rest))
 
 
 def _by_title(reference: QueryReference, q: SearchQuery) -> list[str]:

@@ -12,7 +12,9 @@ One question goes through four steps, each in a module of its own:
    (``bench/retrieval.py --train-fusion``); no weight here is set by hand;
 4. **order**: tiers above the model's order, each kept because a fold or a required
    behaviour shows it adds on top (docs/decisions.md): a quoted passage's chunk, then the
-   unit a query names ("Pasal 5 ayat (2) PP 35/2021") or the opening of a regulation named
+   unit a query names ("Pasal 5 ayat (2) PP 35/2021"), the Pasal saying when a regulation
+   takes effect when that is all the question asks of it ("Kapan PP 5/2021 mulai
+   berlaku?", :mod:`ingestion.legal.entry_into_force`), or the opening of a regulation named
    alone, then the named regulation's chunks (its opening after its Pasal when the question
    asks more) and the chunks defining the whole asked term (both parts of "X dan Y").
 
@@ -36,7 +38,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from ingestion.legal.search import UnitRow, chunk_units, first_chunks, pick_unit
+from ingestion.legal.search import UnitRow, chunk_units, closing_units, first_chunks, pick_unit
 from ingestion.links import safe_url
 from ingestion.pipeline import embed
 from ingestion.relations.read import hit_notes
@@ -206,6 +208,8 @@ def order(
     leading: list[tuple[int, UnitRow | None]] = []
     if reference.unit is not None and scope.documents:
         leading = [(u.chunk_id, u) for u in named_unit_rows(reference.unit, scope.documents)]
+    elif scope.asks_in_force:
+        leading = [(u.chunk_id, u) for u in closing_units(scope.documents)]
     elif scope.documents and not scope.beyond:
         leading = [(cid, None) for cid in first_chunks(list(scope.documents)).values()]
     for index, (chunk_id, unit) in enumerate(leading):
