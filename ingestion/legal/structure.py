@@ -36,7 +36,8 @@ MARKER_RE = re.compile(
     (?P<bab>\bBAB\s+(?P<bab_no>[IVXLCDM]+|\d+)\b)
     |(?P<bagian>\bBagian\s+(?P<bagian_no>Ke[a-z]+(?:\s+(?:Belas|Puluh(?:\s+[A-Z][a-z]+)?))?)\b)
     |(?P<paragraf>\bParagraf\s+(?P<paragraf_no>\d+|Ke[a-z]+)\b)
-    |(?P<pasal>PASAL_WORD\s+(?P<pasal_no>(?:\d|[LlI](?=\d))\d*(?:,?4'|E[}l]|\s?[A-Z]\b)?)(?![\w'}]))
+    |(?P<pasal>PASAL_WORD(?:\s+|(?=\d))(?P<pasal_no>(?:\d|[LlI](?=\d))\d*(?:,?4'|E[}l]|\s?[A-Z]\b)?)(?![\w'}]))
+    |(?P<own_pasal>PASAL_WORD\s+(?P<own_pasal_no>II|III|IV|VI{0,3}|IX|X)(?![\w'}]))
     |(?P<penj_ayat>\bAyat\s+\((?P<penj_ayat_no>\d+[a-z]?)\))
     |(?P<ayat>\((?P<ayat_no>\d{1,3}[a-z]?)\)\.?(?=\s|$))
     |(?P<ayat_open>\((?P<ayat_open_no>\d{1,3})(?=\s+[A-Z]))
@@ -154,6 +155,7 @@ class LegalBuilder:
         # The Pasal the last instruction restates, until its wording starts: printed without
         # its heading, the wording is still that Pasal's (a unit search can cite).
         self.restating: str | None = None
+        self.heading_line = False  # the line being read is a heading block's
         # The Pasal the last instruction names: a restated heading OCR damaged ("Pasal 278"
         # under "… yakni Pasal 27A dan Pasal 27B") takes the name it stands for.
         self.named: frozenset[str] = frozenset()
@@ -202,13 +204,22 @@ class LegalBuilder:
             and prev_kind in {"pasal", "penj_ayat", "pdp", "umum"}
         )
         inline_ok = bool(SENTENCE_END_RE.search(before)) or title_gap or glued
-        wrapped = at_start and (self.continuing or bool(CONNECTOR_RE.search(self.prev_line)))
+        # A heading line (markdown "## Pasal 34B") is never a reference wrapped from the last.
+        wrapped = (
+            at_start
+            and not self.heading_line
+            and (self.continuing or bool(CONNECTOR_RE.search(self.prev_line)))
+        )
         if kind in STRUCTURAL:
             return ((at_start and not wrapped) or inline_ok) and not _starts_lower(after)
         if kind == "pasal":
             if _starts_lower(after) or self._pasal_number(match) is None:
                 return False
             return (at_start and not wrapped) or inline_ok
+        if kind == "own_pasal":
+            # An amending regulation's own Pasal II, III …, after its Pasal I of instructions
+            # (Pasal I itself holds the instructions and stays where they are read).
+            return self.instructions is not None and at_start and not _starts_lower(after)
         if kind == "ayat":
             # At a line start only a wrapped "… pada ayat" / "(1)" reference is rejected;
             # inline, the ayat text must also start like a sentence.
@@ -362,6 +373,13 @@ class LegalBuilder:
             name = f"Pasal {self._pasal_number(match)}"
             self._open([*self._prefix(), name], "pasal")
             self._add_atom(atom)
+        elif kind == "own_pasal":
+            self.restating = None
+            self.pasal_count += 1
+            if not self.penjelasan:  # outside the amended regulation's chapters
+                self.bab = self.bagian = self.paragraf = None
+            self._open([*self._prefix(), f"Pasal {match.group('own_pasal_no')}"], "pasal")
+            self._add_atom(atom)
         elif kind in {"ayat", "penj_ayat", "ayat_open"}:
             number = match.group(f"{kind}_no")
             section = self._current()
@@ -457,13 +475,20 @@ class LegalBuilder:
     # -- input ---------------------------------------------------------------------------
 
     def add_line(
-        self, line: str, page: int, confidence: float | None, *, continues: bool = False
+        self,
+        line: str,
+        page: int,
+        confidence: float | None,
+        *,
+        continues: bool = False,
+        heading: bool = False,
     ) -> None:
         """Read one line; ``continues``: it goes on with the last line's sentence (a
-        paragraph running over a page break), so it joins it with a space."""
-        self.continuing = continues
+        paragraph running over a page break), so it joins it with a space; ``heading``: the
+        document marks it a heading."""
+        self.continuing, self.heading_line = continues, heading
         markers = self._markers(line)
-        self.continuing = False
+        self.continuing = self.heading_line = False
         if self.restating is not None and not continues:
             self._open_restated(line, markers)
         cuts = [m.start() for m in markers]
@@ -543,7 +568,10 @@ def legal_sections(blocks: list[Block]) -> list[Section] | None:
         if block.kind == BlockKind.TABLE:
             builder.add_table(block)
         else:
-            builder.add_line(line, block.page, block.ocr_confidence, continues=continues)
+            heading = block.kind == BlockKind.HEADING
+            builder.add_line(
+                line, block.page, block.ocr_confidence, continues=continues, heading=heading
+            )
     if builder.pasal_count < 2:
         return None
     if builder.instructions is None:  # an amending law restates Pasal out of order

@@ -23,7 +23,7 @@ Address = tuple[tuple[str, str], ...]
 
 _AYAT_LABEL_RE = re.compile(r"^ayat \((?P<no>[^)]+)\)$")
 _ITEM_RE = re.compile(r"^(?P<kind>huruf|angka) (?P<no>\S+)$")
-_PASAL_RE = re.compile(r"^Pasal (?P<no>\d+[A-Z]?)$")
+_PASAL_RE = re.compile(r"^Pasal (?P<no>\d+[A-Z]?|[IVX]+)$")  # II: an amending law's own
 # A PENJELASAN unit's label is the label of the unit it explains after this prefix.
 PENJELASAN_PREFIX = "Penjelasan "
 
