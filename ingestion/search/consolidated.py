@@ -240,7 +240,7 @@ def _unique(hits: Sequence[SearchHit]) -> list[SearchHit]:
     seen: set[tuple[object, bool | None]] = set()
     unique = []
     for hit in hits:
-        keys = [(hit.chunk_id, hit.in_force)]
+        keys: list[tuple[object, bool | None]] = [(hit.chunk_id, hit.in_force)]
         if hit.citation:
             keys.append((hit.citation, hit.in_force))
         if not any(key in seen for key in keys):
