@@ -241,7 +241,7 @@ def _unique(hits: Sequence[SearchHit]) -> list[SearchHit]:
     unique = []
     for hit in hits:
         keys: list[tuple[object, bool | None]] = [(hit.chunk_id, hit.in_force)]
-        if hit.citation:
+        if hit.citation and hit.unit:  # a bare regulation citation names no unit
             keys.append((hit.citation, hit.in_force))
         if not any(key in seen for key in keys):
             seen.update(keys)
