@@ -347,9 +347,7 @@ def named_units(
         "angka": unit.angka or "",
         "pj": penjelasan,
     }
-    rows = _rows(sql, params)
-    order = {doc: index for index, doc in enumerate(document_ids)}
-    return sorted(rows, key=lambda r: order.get(r.document_id, len(order)))
+    return in_document_order(_rows(sql, params), document_ids)
 
 
 def closing_units(document_ids: Sequence[str]) -> list[UnitRow]:
@@ -365,7 +363,13 @@ def closing_units(document_ids: Sequence[str]) -> list[UnitRow]:
         "ORDER BY u.document_id, c.ordinal DESC, u.start DESC) "
         "SELECT " + UNIT_COLUMNS.replace("u.", "cand.") + ", cand.page, 0.0 FROM cand"
     )
-    rows = _rows(sql, {"docs": list(document_ids), "formula": FORMULA})
+    return in_document_order(
+        _rows(sql, {"docs": list(document_ids), "formula": FORMULA}), document_ids
+    )
+
+
+def in_document_order(rows: Sequence[UnitRow], document_ids: Sequence[str]) -> list[UnitRow]:
+    """``rows`` in the order their documents were named."""
     order = {doc: index for index, doc in enumerate(document_ids)}
     return sorted(rows, key=lambda r: order.get(r.document_id, len(order)))
 

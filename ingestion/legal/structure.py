@@ -367,18 +367,16 @@ class LegalBuilder:
                 self._add_atom(Atom(rest, atom.page, atom.confidence, atom.joiner))
             return
         self.title_target = None
-        if kind == "pasal":
+        if kind in {"pasal", "own_pasal"}:
             self.restating = None  # the restated Pasal has its heading
             self.pasal_count += 1
-            name = f"Pasal {self._pasal_number(match)}"
-            self._open([*self._prefix(), name], "pasal")
-            self._add_atom(atom)
-        elif kind == "own_pasal":
-            self.restating = None
-            self.pasal_count += 1
-            if not self.penjelasan:  # outside the amended regulation's chapters
-                self.bab = self.bagian = self.paragraf = None
-            self._open([*self._prefix(), f"Pasal {match.group('own_pasal_no')}"], "pasal")
+            if kind == "own_pasal":
+                number = match.group("own_pasal_no")
+                if not self.penjelasan:  # outside the amended regulation's chapters
+                    self.bab = self.bagian = self.paragraf = None
+            else:
+                number = self._pasal_number(match)
+            self._open([*self._prefix(), f"Pasal {number}"], "pasal")
             self._add_atom(atom)
         elif kind in {"ayat", "penj_ayat", "ayat_open"}:
             number = match.group(f"{kind}_no")

@@ -14,7 +14,13 @@ from collections.abc import Sequence
 
 from ingestion.legal.ocr_digits import IN_TEXT
 from ingestion.legal.references import UnitRef
-from ingestion.legal.search import UNIT_COLUMNS, UnitRow, named_units, unit_rows
+from ingestion.legal.search import (
+    UNIT_COLUMNS,
+    UnitRow,
+    in_document_order,
+    named_units,
+    unit_rows,
+)
 
 # Postgres translate() arguments equal to IN_TEXT (one home for the look-alikes).
 _FROM = "".join(chr(k) for k in IN_TEXT)
@@ -49,5 +55,4 @@ def named_unit_rows(unit: UnitRef, documents: Sequence[str]) -> list[UnitRow]:
             "to": _TO,
         }
         found += [row for row, _text in unit_rows(_OCR_SQL, params)]
-    order = {doc: index for index, doc in enumerate(documents)}
-    return sorted(found, key=lambda r: order.get(r.document_id, len(order)))
+    return in_document_order(found, documents)
