@@ -24,6 +24,10 @@ numbered instructions parsed (goal ≥ 0.95), with the rest counted by form.
 issue's cost goal: consolidation adds ≤ 10 % to an amending regulation's ingest time; the
 ingest time there also has embedding, so the share printed is an upper bound).
 
+``--hand-check FILE`` (with ``--pairs``) writes a seeded sample of ``--sample`` Pasal that an
+applied amendment changed, inserted or deleted: the amending and target files and the
+consolidated wording, for a person to check against the amending law's own text.
+
 ``--search`` calls ``bench/consolidation_search.py``'s ``main(chains)`` when that module
 exists (search over the consolidated chains is measured there).
 """
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import random
 import re
 import subprocess
 import sys
@@ -46,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ingestion.legal.amendments.apply import (
     Consolidation,
     PasalState,
+    Version,
     consolidate,
     in_part,
 )
@@ -324,7 +330,7 @@ def _form(text: str) -> str:
     return words[:60] or "(kosong)"
 
 
-def pairs_report(source: Path, limit: int | None) -> None:
+def pairs_report(source: Path, limit: int | None, sample: HandCheck | None = None) -> None:
     """Instructions parsed over every amending regulation; applied where the target is there."""
     regulations = amending = items = parsed = with_target = 0
     unparsed_forms: Counter[str] = Counter()
@@ -353,6 +359,8 @@ def pairs_report(source: Path, limit: int | None) -> None:
             with_target += 1
             figures, result = _apply_pair(target_text, amendment, own)
             applied.add(figures)
+            if sample is not None:
+                sample.collect(name, _pair_path(amendment.target), result)
             for _instruction, reason in result.conflicts:
                 conflicts[re.sub(r"\d+\w*|\([^)]*\)|\"[^\"]*\"", "N", reason)] += 1
         if limit and amending >= limit:
@@ -370,6 +378,46 @@ def pairs_report(source: Path, limit: int | None) -> None:
     print(_line(f"{with_target} pairs applied", applied))
     for reason, count in conflicts.most_common(6):
         print(f"  {count:>5}  conflict: {reason}")
+    if sample is not None:
+        sample.write()
+
+
+@dataclass
+class HandCheck:
+    """A seeded sample of the Pasal an amendment changed, written for a person to read.
+
+    The gold is the reader: each entry names the amending file and the target file and
+    shows the consolidated wording; the reader opens the amending law's own text and says
+    whether that is what it enacted. The bench does not judge the entries itself.
+    """
+
+    size: int
+    seed: int
+    path: Path
+    changed: list[tuple[str, str, Version]] = field(default_factory=list)
+
+    def collect(self, amending: str, target: str, result: Consolidation) -> None:
+        for history in result.pasals:
+            last = history.versions[-1]
+            if last.state is not PasalState.ORIGINAL:
+                self.changed.append((amending, target, last))
+
+    def write(self) -> None:
+        picked = random.Random(self.seed).sample(self.changed, min(self.size, len(self.changed)))
+        lines = [f"# {len(picked)} of {len(self.changed)} changed Pasal (seed {self.seed})", ""]
+        for n, (amending, target, version) in enumerate(picked, 1):
+            source = version.instruction.source if version.instruction else "?"
+            lines += [
+                f"## {n}. Pasal {version.number} of {target}, {version.state} by {amending}",
+                f"instruction: {source}",
+                "",
+                "```",
+                version.text.strip() or "(dihapus)",
+                "```",
+                "",
+            ]
+        self.path.write_text("\n".join(lines))
+        print(f"hand-check sample: {len(picked)} of {len(self.changed)} changed Pasal → {self.path}")
 
 
 def _pair_path(target: RegulationRef | None) -> str:
@@ -401,10 +449,18 @@ def main() -> None:
         "--ingest", action="store_true", help="also time parse+chunk of the amending files"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="list conflicts, unparsed")
+    parser.add_argument(
+        "--hand-check",
+        type=Path,
+        help="with --pairs: write a seeded sample of changed Pasal here, for a person to read",
+    )
+    parser.add_argument("--sample", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=21)
     args = parser.parse_args()
     found = dev_report(args.corpus, args.verbose, args.ingest)
     if args.pairs:
-        pairs_report(args.pairs, args.limit)
+        sample = args.hand_check and HandCheck(args.sample, args.seed, args.hand_check)
+        pairs_report(args.pairs, args.limit, sample or None)
     if args.search:
         hook = Path(__file__).with_name("consolidation_search.py")
         if not hook.exists():
