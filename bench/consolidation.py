@@ -417,7 +417,9 @@ class HandCheck:
                 "",
             ]
         self.path.write_text("\n".join(lines))
-        print(f"hand-check sample: {len(picked)} of {len(self.changed)} changed Pasal → {self.path}")
+        print(
+            f"hand-check sample: {len(picked)} of {len(self.changed)} changed Pasal → {self.path}"
+        )
 
 
 def _pair_path(target: RegulationRef | None) -> str:

@@ -63,3 +63,27 @@ def test_an_ocr_damaged_marker_in_the_new_wording_is_read(
     )
     text = _apply([item], build_amending, build_original)
     assert text == "(1) Satu.\n(1a) Satu a.\n(2) Dua lama.\n(3) Tiga."
+
+
+def test_a_pasal_heading_over_only_the_named_ayat_still_edits_that_ayat(
+    build_amending: BuildAmending, build_original: BuildOriginal
+) -> None:
+    # PP 14/1998 on PP 50/1994: the quoted wording repeats the Pasal's heading but restates
+    # only the ayat named; the other ayat stay in force.
+    item = (
+        'Mengubah ketentuan Pasal 8 ayat (2), sehingga berbunyi sebagai berikut: "Pasal 8\n'
+        '(2) Dua baru."'
+    )
+    text = _apply([item], build_amending, build_original)
+    assert text == "(1) Satu.\n(2) Dua baru.\n(3) Tiga."
+
+
+def test_a_pasal_restated_whole_after_naming_one_ayat_replaces_it_whole(
+    build_amending: BuildAmending, build_original: BuildOriginal
+) -> None:
+    item = (
+        "Ketentuan Pasal 8 ayat (2) diubah, sehingga Pasal 8 berbunyi sebagai berikut:\nPasal 8\n"
+        "(1) Satu.\n(2) Dua baru."
+    )
+    text = _apply([item], build_amending, build_original)
+    assert text == "(1) Satu.\n(2) Dua baru."

@@ -212,6 +212,9 @@ def _apply(pasals: list[PasalHistory], step: _Step) -> str:
     conflict = _check_units(pasals, instruction)
     if conflict:
         return conflict
+    if instruction.new_pasal and _restates_only_named_ayat(pasals, instruction):
+        body = "\n".join(new.text for new in instruction.new_pasal)
+        return _edit_units(pasals, replace(step, instruction=replace(instruction, body=body)))
     if instruction.new_pasal:
         _drop_left_out(pasals, step)
         return _restate(pasals, step)
@@ -222,6 +225,38 @@ def _apply(pasals: list[PasalHistory], step: _Step) -> str:
     if instruction.words and not _new_wording_given(instruction):
         return _replace_words(pasals, step)
     return _edit_units(pasals, step)
+
+
+def _restates_only_named_ayat(pasals: list[PasalHistory], instruction: Instruction) -> bool:
+    """'Mengubah ketentuan Pasal 23 ayat (4), sehingga berbunyi: "Pasal 23 (4) …"': the
+    quoted wording repeats the Pasal's heading but holds exactly the ayat the instruction
+    names, and the Pasal has others, which stay (PP 14/1998 on PP 50/1994). "… sehingga
+    (keseluruhan) Pasal 23 berbunyi" restates the whole Pasal; so does a wording whose ayat
+    OCR left unreadable, or one that holds every ayat the Pasal has (and adds one)."""
+    lead = re.split(r"berbunyi|:", instruction.text, maxsplit=1)[0]
+    if instruction.operation is not Operation.REPLACE or _WHOLE_PASAL_RE.search(lead):
+        return False
+    named: dict[str, set[str]] = {}
+    for target in instruction.targets:
+        if not (target.pasal and target.ayat) or target.huruf or target.angka:
+            return False
+        named.setdefault(target.pasal, set()).add(target.ayat)
+    given = {new.number: _ayat_numbers(new.text) for new in instruction.new_pasal}
+    if not named or given != named:
+        return False
+    for number, ayat in given.items():
+        index = _find(pasals, number)
+        if index is None or _ayat_numbers(pasals[index].current.text) <= ayat:
+            return False
+    return True
+
+
+def _ayat_numbers(text: str) -> set[str]:
+    return set(_AYAT_NUMBER_RE.findall(text))
+
+
+_WHOLE_PASAL_RE = re.compile(r"sehingga\s+(?:\S+\s+){0,2}pasal\b", re.IGNORECASE)
+_AYAT_NUMBER_RE = re.compile(r"(?m)^[ \t]*\(\s*(\d+[a-z]?)\s*\)\s")
 
 
 def _new_wording_given(instruction: Instruction) -> bool:
