@@ -186,7 +186,7 @@ def _read(text: str, own: RegulationRef) -> list[AmendmentText]:
     for section in sections:
         target, earlier = _regulations(section.intro, own)
         if target is None:
-            target = _title_target(body[:3000], own)
+            target = _stated_target(body, section.start, own)
         items = body[section.start : section.end]
         instructions = _instructions(items, section.heading, own, section.intro)
         results.append(
@@ -334,6 +334,15 @@ def _listed_earlier(text: str) -> list[RegulationRef]:
         RegulationRef(jenis.name, m.group("nomor"), m.group("tahun"))
         for m in _LISTED_ITEM_RE.finditer(match.group("list"))
     ]
+
+
+def _stated_target(body: str, items_start: int, own: RegulationRef) -> RegulationRef | None:
+    """The regulation the enacting formula ("Menetapkan : … PERUBAHAN ATAS …") names, else
+    the title's. The formula is the enacted text; a JDIH's title line can be mistyped (PP
+    46/1980's says "NOMOR 16 TAHUN 1974" where its Menetapkan and Pasal I say 1980)."""
+    start = _start_of_body(body)
+    formula = _title_target(body[start:items_start], own) if 0 < start < items_start else None
+    return formula or _title_target(body[:3000], own)
 
 
 def _title_target(head: str, own: RegulationRef) -> RegulationRef | None:
