@@ -38,6 +38,23 @@ def prune_dead_handles(data_dir: Path) -> list[int]:
     return alive
 
 
+def reclaim_handle(data_dir: Path) -> list[int]:
+    """Forget dead handles and make sure this process still holds one; return the list.
+
+    pgserver's handle list is a JSON file rewritten without a lock, so processes that start
+    or exit together (gunicorn's workers, the upload worker, a ``manage.py`` run) can drop
+    each other's pids. A supervisor whose own pid was dropped would exit without stopping
+    the server, which then runs on with nobody holding it. Called by the last process
+    before it exits, this restores the rule "the server stops with its last handle".
+    """
+    alive = prune_dead_handles(data_dir)
+    if os.getpid() not in alive:
+        alive.append(os.getpid())
+        (data_dir / _HANDLES).write_text(json.dumps(alive))
+        log.debug("embedded postgres: handle %s restored", os.getpid())
+    return alive
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -130,9 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(0.3)
     stop_children(children, received[0] if received else signal.SIGTERM)
     if settings.DATABASES["default"]["HOST"] == str(settings.EMBEDDED_POSTGRES_DIR):
-        from aceh_rag.embedded_pg import prune_dead_handles
+        from aceh_rag.embedded_pg import reclaim_handle
 
-        prune_dead_handles(settings.EMBEDDED_POSTGRES_DIR)
+        reclaim_handle(settings.EMBEDDED_POSTGRES_DIR)
     failed = [c.returncode for c in children if c.returncode not in (0, -signal.SIGTERM)]
     return 0 if received or not failed else 1
 
