@@ -45,6 +45,12 @@ Restate = Callable[[SearchHit, str], SearchHit | None]
 Build = Callable[[Sequence[tuple[int, float]], dict[int, UnitRow]], list[SearchHit]]
 _MAX_ROUNDS = 3
 _AYAT_RE = re.compile(r"ayat\s*\((\w{1,4})")
+_WORD_RE = re.compile(r"\w+")
+# Word triples shared by a hit and a restated wording: the same text read twice (chunk
+# and version, with their own line breaks and headings) shares nearly all; two laws'
+# definitions of different things share their formulas ("yang selanjutnya disebut").
+_SHINGLE = 3
+_HOLDS = 0.6
 
 _VERSIONS_SQL = """
     WITH c AS (
@@ -55,7 +61,8 @@ _VERSIONS_SQL = """
     )
     SELECT v.consolidation_id, v.document_id, t.citation, v.amending_document_id, a.citation,
            v.number, v.sort_order, v.state, v.valid_from, v.valid_to, coalesce(i.source, ''),
-           v.seq, ''
+           v.seq, '',
+           CASE WHEN v.amending_document_id = ANY(%(docs)s::uuid[]) THEN v.text ELSE '' END
     FROM ingestion_pasalversion v
     JOIN c ON c.id = v.consolidation_id
     JOIN documents t ON t.id = v.document_id
@@ -65,7 +72,7 @@ _VERSIONS_SQL = """
     UNION ALL
     SELECT m.consolidation_id, m.amended_document_id, t.citation, m.amending_document_id,
            a.citation, n.found[1], NULL, '{explained}', coalesce(m.date, m.enacted), NULL,
-           i.source, i.ordinal, i.target
+           i.source, i.ordinal, i.target, ''
     FROM ingestion_amendmentinstruction i
     JOIN ingestion_amendment m ON m.id = i.amendment_id
     JOIN c ON c.id = m.consolidation_id
@@ -89,6 +96,7 @@ class _Version:
     valid_from: date | None
     valid_to: date | None
     source: str
+    text: str = ""  # the restated wording, read only for the amending texts among the hits
 
     def changed_by(self) -> ChangedBy | None:
         if self.amending_id is None:
@@ -115,7 +123,9 @@ class _Explained:
 class _Index:
     on: date
     of_target: dict[tuple[str, str], _History]
-    restated: dict[tuple[str, str], tuple[_History, int]]
+    # (amending document, Pasal) → each wording it restates under that number: an omnibus
+    # restates "Pasal 1" of many laws.
+    restated: dict[tuple[str, str], list[tuple[_History, int]]]
     # Penjelasan-only changes ("Pasal 2 ayat (2) substansi tetap, penjelasan pasal diubah")
     # of each (amended document, Pasal), and the amended document of each (amending, Pasal).
     explained: dict[tuple[str, str], list[_Explained]] = field(default_factory=dict)
@@ -132,7 +142,7 @@ class _Index:
         ayat = hit.unit.get("ayat") if hit.unit else None
         target = self.explained_by.get((hit.document_id, pasal))
         if target is None:
-            restated = self.restated.get((hit.document_id, pasal))
+            restated = self.restated_by(hit, pasal)
             target = restated[0][0].target_id if restated else hit.document_id
         changes = [c.version for c in self.explained.get((target, pasal), []) if c.covers(ayat)]
         history = self.of_target.get((target, pasal))
@@ -143,6 +153,22 @@ class _Index:
             return merged, None
         mine = [i for i, v in enumerate(merged) if v.amending_id == hit.document_id]
         return (merged, mine[-1]) if mine else None
+
+    def restated_by(self, hit: SearchHit, pasal: str) -> tuple[_History, int] | None:
+        """The wording of another regulation's Pasal that ``hit`` (a unit of an amending
+        text) restates. The number alone does not say which: an omnibus restates Pasal 1 of
+        a dozen laws, and the corpus may hold the consolidation of only one of them. So a
+        body hit must hold that wording's words; a Penjelasan (other words) or a deleted
+        Pasal (none) is taken only when the number is unambiguous."""
+        found = self.restated.get((hit.document_id, pasal), [])
+        if _is_penjelasan(hit):
+            return found[0] if len(found) == 1 else None
+        words = _shingles(hit.unit_text or hit.text)
+        for history, position in found:
+            text = history[position].text
+            if (not text and len(found) == 1) or _holds(words, _shingles(text)):
+                return history, position
+        return None
 
 
 def current_hits(
@@ -294,6 +320,7 @@ def _index(hits: Sequence[SearchHit], on: date) -> _Index | None:
             valid_from=r[8],
             valid_to=r[9],
             source=r[10],
+            text=r[13],
         )
         if r[6] is None:
             _add_explained(index, version, str(r[12]))
@@ -304,7 +331,8 @@ def _index(hits: Sequence[SearchHit], on: date) -> _Index | None:
         index.of_target[(first.target_id, first.number)] = history
         for position, version in enumerate(history):
             if version.amending_id is not None:
-                index.restated[(version.amending_id, version.number)] = (history, position)
+                key = (version.amending_id, version.number)
+                index.restated.setdefault(key, []).append((history, position))
     return index
 
 
@@ -345,7 +373,7 @@ def _answer(
     explained = index.of_penjelasan(hit) if _is_penjelasan(hit) else None
     if explained is not None and explained[1] is not None:
         return _restated(hit, index, include_history, restate, explained[0], explained[1])
-    restated = index.restated.get((hit.document_id, pasal)) if explained is None else None
+    restated = index.restated_by(hit, pasal) if explained is None else None
     if restated is not None:
         return _restated(hit, index, include_history, restate, *restated)
     history = explained[0] if explained else index.of_target.get((hit.document_id, pasal))
@@ -403,6 +431,17 @@ def _in_force_instead(
     if substitute is None:
         return []
     return _answer(substitute, index, False, restate)
+
+
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    words = _WORD_RE.findall(text.lower())
+    return {tuple(words[i : i + _SHINGLE]) for i in range(max(1, len(words) - _SHINGLE + 1))}
+
+
+def _holds(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> bool:
+    """The shorter of two texts is mostly inside the longer: a chunk inside a long
+    restated Pasal, or a restated Pasal inside a chunk that also holds its instruction."""
+    return bool(a and b) and len(a & b) >= _HOLDS * min(len(a), len(b))
 
 
 def _iso(value: date | None) -> str | None:
