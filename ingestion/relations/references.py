@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 
 from ingestion.legal import units as legal_units
@@ -132,6 +133,16 @@ def _regulation_document(ref: CrossRef) -> str | None:
 
 
 UnitKey = tuple[str, Address]  # (document id, address)
+_UNITS_SQL = """
+    SELECT u.document_id, u.pasal, u.ayat, u.huruf, u.angka, u.chunk_id
+    FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[]) w(d, p, a, h, n)
+    JOIN ingestion_legalunit u
+      ON u.document_id = w.d AND u.pasal = w.p AND u.ayat = w.a AND u.huruf = w.h
+     AND u.angka = w.n
+    JOIN ingestion_chunk c ON c.id = u.chunk_id
+    WHERE NOT u.penjelasan AND c.indexed
+    ORDER BY c.ordinal, u.start
+"""
 
 
 def _units(wanted: Sequence[_Wanted]) -> dict[UnitKey, int]:
@@ -139,20 +150,16 @@ def _units(wanted: Sequence[_Wanted]) -> dict[UnitKey, int]:
     pairs: set[UnitKey] = {(w.document_id, w.address) for w in wanted if w.document_id}
     if not pairs:
         return {}
-    query = Q()
+    # One join against the wanted rows as arrays: an OR of a Q per unit cost more to
+    # compile than to run (about 10 ms a search at 1,535 regulations).
+    columns: list[list[str]] = [[], [], [], [], []]
     for document_id, address in pairs:
-        query |= Q(
-            document_id=document_id,
-            pasal=address.pasal or "",
-            ayat=address.ayat or "",
-            huruf=address.huruf or "",
-            angka=address.angka or "",
-        )
-    rows = (
-        LegalUnit.objects.filter(query, penjelasan=False, chunk__indexed=True)
-        .order_by("chunk__ordinal", "start")
-        .values_list("document_id", "pasal", "ayat", "huruf", "angka", "chunk_id")
-    )
+        values = (document_id, address.pasal, address.ayat, address.huruf, address.angka)
+        for column, value in zip(columns, values, strict=True):
+            column.append(value or "")
+    with connection.cursor() as cursor:
+        cursor.execute(_UNITS_SQL, columns)
+        rows = cursor.fetchall()
     found: dict[UnitKey, int] = {}
     for unit_document, pasal, ayat, huruf, angka, chunk_id in rows:
         address = Address(pasal or None, ayat or None, huruf or None, angka or None)
