@@ -133,6 +133,10 @@ def _regulation_document(ref: CrossRef) -> str | None:
 
 
 UnitKey = tuple[str, Address]  # (document id, address)
+_WITH_UNITS_SQL = """
+    SELECT d FROM unnest(%s::uuid[]) d
+    WHERE EXISTS (SELECT 1 FROM ingestion_legalunit u WHERE u.document_id = d)
+"""
 _UNITS_SQL = """
     SELECT u.document_id, u.pasal, u.ayat, u.huruf, u.angka, u.chunk_id
     FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[]) w(d, p, a, h, n)
@@ -173,12 +177,11 @@ def _units(wanted: Sequence[_Wanted]) -> dict[UnitKey, int]:
 def _pasal_chunks(pairs: set[UnitKey]) -> dict[UnitKey, int]:
     """Pasal-level fallback for documents whose legal units are not stored."""
     documents = {document_id for document_id, _address in pairs}
-    with_units = {
-        str(d)
-        for d in LegalUnit.objects.filter(document_id__in=documents)
-        .values_list("document_id", flat=True)
-        .distinct()
-    }
+    with connection.cursor() as cursor:
+        # EXISTS per document, not DISTINCT over every unit of the documents (a large
+        # regulation has thousands: 49 ms a search at 1,535 regulations).
+        cursor.execute(_WITH_UNITS_SQL, [sorted(documents)])
+        with_units = {str(row[0]) for row in cursor.fetchall()}
     rows = (
         Chunk.objects.filter(document_id__in=documents - with_units, indexed=True)
         .filter(heading_path__contains="Pasal ")
