@@ -318,12 +318,11 @@ def http_latency(questions: Sequence[Any]) -> tuple[float, float]:
     from wsgiref.simple_server import WSGIRequestHandler, make_server
 
     import httpx
+    from django.conf import settings
     from django.core.wsgi import get_wsgi_application
 
     from aceh_rag.api_support import hash_token, new_token
     from ingestion.models import ApiToken
-
-    from django.conf import settings
 
     # The latency of one client asking in turn, not the rate limit: a fast search meets
     # the default 10/second budget.
