@@ -18,14 +18,14 @@ ZEE = (
 
 def repeals(closing: str, chunked: Chunked) -> set[str]:
     regulation = Regulation(closing=(closing, "Undang-Undang ini mulai berlaku."))
-    own = RegulationRef("Peraturan Daerah", "5", "2024", "Banjarnegara")
+    own = RegulationRef("Undang-Undang", "31", "2004", None)  # as seen: UU 31/2004
     found = extract_relations("judul", chunked(regulation.text()), own)
     return {r.citation for r in found if r.kind == "repeals"}
 
 
 def test_khususnya_makes_the_repeal_partial(chunked: Chunked) -> None:
     closing = (
-        f"Pada saat Peraturan Daerah ini mulai berlaku, {ZEE} khususnya yang berkaitan dengan"
+        f"Pada saat Undang-Undang ini mulai berlaku, {ZEE} khususnya yang berkaitan dengan"
         " tindak pidana di bidang perikanan, dicabut dan dinyatakan tidak berlaku."
     )
     assert repeals(closing, chunked) == set()
@@ -33,6 +33,6 @@ def test_khususnya_makes_the_repeal_partial(chunked: Chunked) -> None:
 
 def test_the_same_clause_without_khususnya_is_a_repeal(chunked: Chunked) -> None:
     closing = (
-        f"Pada saat Peraturan Daerah ini mulai berlaku, {ZEE} dicabut dan dinyatakan tidak berlaku."
+        f"Pada saat Undang-Undang ini mulai berlaku, {ZEE} dicabut dan dinyatakan tidak berlaku."
     )
     assert repeals(closing, chunked) == {"UU 5/1983"}
