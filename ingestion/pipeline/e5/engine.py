@@ -26,6 +26,9 @@ BATCH_TOKENS = 4096  # padded tokens per ONNX Runtime call
 # Padded rows × width² per call: the attention scores grow with the square of the width, so
 # long passages go fewer to a call (four of 512 tokens, twenty-eight of 188).
 BATCH_ATTENTION = 4 * 512 * 512
+# A call pads every row to its longest: a window joins a call only if it is at most a
+# quarter (or this many tokens) longer than the call's first, so padding stays under ~25 %.
+PAD_SLACK = 16
 
 
 def packed_model() -> Path:
@@ -119,12 +122,8 @@ class E5Onnx:
         result: list[Any] = [None] * len(windows)
         start = 0
         while start < len(order):
-            width = len(windows[order[start]].ids)
             end = start + 1
-            while end < len(order):
-                width, rows = len(windows[order[end]].ids), end - start + 1
-                if width * rows > BATCH_TOKENS or width * width * rows > BATCH_ATTENTION:
-                    break
+            while end < len(order) and self._fits(windows, order, start, end):
                 end += 1
             batch = [windows[i] for i in order[start:end]]
             width = max(len(w.ids) for w in batch)
@@ -134,6 +133,17 @@ class E5Onnx:
                 result[i] = hidden[row, : len(windows[i].ids)]
             start = end
         return result
+
+    @staticmethod
+    def _fits(windows: list[Window], order: list[int], start: int, end: int) -> bool:
+        """Whether the call of ``order[start:end]`` may take ``order[end]`` too: within the
+        token and attention budgets, and not so much longer than the call's first window
+        that the others would be mostly padding."""
+        first, width = len(windows[order[start]].ids), len(windows[order[end]].ids)
+        rows = end - start + 1
+        if width * rows > BATCH_TOKENS or width * width * rows > BATCH_ATTENTION:
+            return False
+        return width <= first + max(PAD_SLACK, first // 4)
 
     def encode(self, texts: list[str]) -> list[Encoded]:
         """Each text's content-token states (every token once, across windows) and vector."""
