@@ -62,7 +62,7 @@ _VERSIONS_SQL = """
     SELECT v.consolidation_id, v.document_id, t.citation, v.amending_document_id, a.citation,
            v.number, v.sort_order, v.state, v.valid_from, v.valid_to, coalesce(i.source, ''),
            v.seq, '',
-           CASE WHEN v.amending_document_id = ANY(%(docs)s::uuid[]) THEN v.text ELSE '' END
+           CASE WHEN v.amending_document_id IS NULL THEN '' ELSE v.text END
     FROM ingestion_pasalversion v
     JOIN c ON c.id = v.consolidation_id
     JOIN documents t ON t.id = v.document_id
@@ -96,7 +96,9 @@ class _Version:
     valid_from: date | None
     valid_to: date | None
     source: str
-    text: str = ""  # the restated wording, read only for the amending texts among the hits
+    # The restated wording (empty for an original or a deletion): read for every amending
+    # version, since a wording in force replaces a hit from a text not among the hits.
+    text: str = ""
 
     def changed_by(self) -> ChangedBy | None:
         if self.amending_id is None:
@@ -164,11 +166,13 @@ class _Index:
         if _is_penjelasan(hit):
             return found[0] if len(found) == 1 else None
         words = _shingles(hit.unit_text or hit.text)
-        for history, position in found:
-            text = history[position].text
-            if (not text and len(found) == 1) or _holds(words, _shingles(text)):
-                return history, position
-        return None
+        shares = [_share(words, _shingles(history[p].text)) for history, p in found]
+        best = max(shares, default=0.0)
+        if len(found) == 1 and not found[0][0][found[0][1]].text:
+            return found[0]  # a deleted Pasal: nothing to compare, and no namesake
+        if best < _HOLDS or shares.count(best) > 1:
+            return None  # no wording holds the hit's words, or two hold them equally
+        return found[shares.index(best)]
 
 
 def current_hits(
@@ -435,13 +439,15 @@ def _in_force_instead(
 
 def _shingles(text: str) -> set[tuple[str, ...]]:
     words = _WORD_RE.findall(text.lower())
+    if not words:
+        return set()
     return {tuple(words[i : i + _SHINGLE]) for i in range(max(1, len(words) - _SHINGLE + 1))}
 
 
-def _holds(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> bool:
-    """The shorter of two texts is mostly inside the longer: a chunk inside a long
+def _share(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> float:
+    """How much of the shorter of two texts is inside the longer: a chunk inside a long
     restated Pasal, or a restated Pasal inside a chunk that also holds its instruction."""
-    return bool(a and b) and len(a & b) >= _HOLDS * min(len(a), len(b))
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
 def _iso(value: date | None) -> str | None:
