@@ -27,13 +27,12 @@ def prune_dead_handles(data_dir: Path) -> list[int]:
     stop by itself.
     """
     path = data_dir / _HANDLES
-    try:
-        pids = [int(pid) for pid in json.loads(path.read_text() or "[]")]
-    except (OSError, ValueError):
+    pids = _read_handles(path)
+    if pids is None:
         return []
     alive = [pid for pid in pids if _pid_alive(pid)]
     if alive != pids:
-        path.write_text(json.dumps(alive))
+        _write_handles(path, alive)
         log.debug("embedded postgres: pruned dead handles %s", sorted(set(pids) - set(alive)))
     return alive
 
@@ -46,13 +45,40 @@ def reclaim_handle(data_dir: Path) -> list[int]:
     each other's pids. A supervisor whose own pid was dropped would exit without stopping
     the server, which then runs on with nobody holding it. Called by the last process
     before it exits, this restores the rule "the server stops with its last handle".
+    A list that stays unreadable is left alone: rewriting it with this pid alone would
+    drop live peers, and the server would stop under them.
     """
+    path = data_dir / _HANDLES
+    if _read_handles(path) is None:
+        log.warning("embedded postgres: handle list %s unreadable; left as it is", path)
+        return []
     alive = prune_dead_handles(data_dir)
     if os.getpid() not in alive:
         alive.append(os.getpid())
-        (data_dir / _HANDLES).write_text(json.dumps(alive))
+        _write_handles(path, alive)
         log.debug("embedded postgres: handle %s restored", os.getpid())
     return alive
+
+
+def _read_handles(path: Path, attempts: int = 3) -> list[int] | None:
+    """The pids in the list; None if it cannot be read (a write torn mid-way is retried:
+    the writer finishes within milliseconds)."""
+    for attempt in range(attempts):
+        try:
+            return [int(pid) for pid in json.loads(path.read_text() or "[]")]
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError, TypeError):
+            if attempt + 1 < attempts:
+                time.sleep(0.05)
+    return None
+
+
+def _write_handles(path: Path, pids: list[int]) -> None:
+    try:
+        path.write_text(json.dumps(pids))
+    except OSError as exc:  # a read-only or full disk: the server simply stops later
+        log.warning("embedded postgres: cannot rewrite %s: %s", path, exc)
 
 
 def _pid_alive(pid: int) -> bool:

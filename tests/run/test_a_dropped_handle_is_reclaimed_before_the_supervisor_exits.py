@@ -35,7 +35,15 @@ def test_a_live_peer_keeps_its_handle_beside_ours(tmp_path: Path) -> None:
     assert sorted(reclaim_handle(tmp_path)) == sorted([peer, os.getpid()])
 
 
-def test_an_unreadable_list_becomes_ours_alone(tmp_path: Path) -> None:
-    (tmp_path / ".handle_pids.json").write_text("[1, 2")  # torn by a concurrent write
+def test_a_list_that_stays_unreadable_is_left_alone_so_live_peers_keep_their_handles(
+    tmp_path: Path,
+) -> None:
+    handles = tmp_path / ".handle_pids.json"
+    handles.write_text("[1, 2")  # torn by a writer that never finished
 
+    assert reclaim_handle(tmp_path) == []
+    assert handles.read_text() == "[1, 2"
+
+
+def test_a_missing_list_becomes_ours(tmp_path: Path) -> None:
     assert reclaim_handle(tmp_path) == [os.getpid()]
