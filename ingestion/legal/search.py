@@ -6,7 +6,6 @@ lexical index reads the unit text with its ``context`` (heading path and the lea
 parents). IDF comes from the chunk statistics (:func:`ingestion.search.lexical.term_stats`):
 the vocabulary is the same and units add no statistics to maintain.
 
-- :func:`unit_candidates` ranks units for a query (the ``unit`` list fused into search);
 - :func:`pick_unit` chooses, for each hit chunk, the unit it cites: the best-scoring unit
   of that chunk, preferring the finer unit when it scores nearly as well as its parent;
 - :func:`named_documents` / :func:`named_units` resolve a reference query
@@ -27,7 +26,7 @@ from django.db import connection
 from ingestion.legal.citation import RegulationRef, canonical_jenis
 from ingestion.legal.entry_into_force import FORMULA
 from ingestion.legal.references import QueryReference, RegulationName, UnitRef
-from ingestion.search.lexical import BM25_B, BM25_K1, CANDIDATE_CAP, match_query, term_stats
+from ingestion.search.lexical import BM25_B, BM25_K1, term_stats
 from ingestion.search.query import SearchQuery
 from ingestion.search.sql import document_filter, vector_literal
 
@@ -109,22 +108,6 @@ _SCORE = """
         WHERE t.lexeme = ANY(%(terms)s::text[])
     ) scored
 """
-_CANDIDATES_SQL = (
-    """
-    WITH cand AS (
-        SELECT u.*
-        FROM ingestion_legalunit u
-        JOIN ingestion_chunk c ON c.id = u.chunk_id
-        JOIN documents d ON d.id = u.document_id
-        WHERE u.search_vector @@ %(match)s::tsquery AND c.indexed AND {where}
-        LIMIT %(cap)s
-    )
-    SELECT """
-    + UNIT_COLUMNS.replace("u.", "cand.")
-    + ", cand.page, scored.score FROM cand"
-    + _SCORE
-    + " ORDER BY scored.score DESC, cand.id LIMIT %(n)s"
-)
 _CHUNK_UNITS_SQL = (
     """
     WITH cand AS (SELECT u.* FROM ingestion_legalunit u WHERE u.chunk_id = ANY(%(ids)s))
@@ -193,16 +176,6 @@ def unit_rows(sql: str, params: dict[str, Any]) -> list[tuple[UnitRow, str]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [(_unit(r), str(r[15])) for r in cursor.fetchall()]
-
-
-def unit_candidates(lexemes: list[str], query: SearchQuery, *, limit: int) -> list[UnitRow]:
-    """Units ranked by BM25 of the query's lexemes (same visibility as chunk search)."""
-    if not lexemes:
-        return []
-    where, params = document_filter(query)
-    params |= _bm25_params(lexemes) | {"cap": CANDIDATE_CAP, "n": limit}
-    params["match"] = match_query(lexemes, term_stats())
-    return _rows(_CANDIDATES_SQL.format(where=where), params)
 
 
 def dense_unit_chunks(

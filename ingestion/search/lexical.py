@@ -146,12 +146,11 @@ def match_query(lexemes: list[str], stats: TermStats) -> str:
 def _groups(ordered: list[str], stats: TermStats) -> list[tuple[str, ...]]:
     """The smallest group size whose groups stay under the cap (or the largest allowed)."""
     largest = min(LARGEST_GROUP, len(ordered))
-    for size in range(2, largest + 1):
-        terms = ordered if size == 2 else ordered[:GROUP_TERMS]
-        groups = list(itertools.combinations(terms, min(size, len(terms))))
-        if size == largest or stats.expected(groups) <= CANDIDATE_CAP:
+    for size in range(2, largest):
+        groups = list(itertools.combinations(ordered if size == 2 else ordered[:GROUP_TERMS], size))
+        if stats.expected(groups) <= CANDIDATE_CAP:
             return groups
-    return []
+    return list(itertools.combinations(ordered[:GROUP_TERMS], largest))
 
 
 def _alone(lexeme: str, stats: TermStats) -> bool:
