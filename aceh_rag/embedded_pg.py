@@ -28,13 +28,7 @@ def prune_dead_handles(data_dir: Path) -> list[int]:
     """
     path = data_dir / _HANDLES
     pids = _read_handles(path)
-    if pids is None:
-        return []
-    alive = [pid for pid in pids if _pid_alive(pid)]
-    if alive != pids:
-        _write_handles(path, alive)
-        log.debug("embedded postgres: pruned dead handles %s", sorted(set(pids) - set(alive)))
-    return alive
+    return [] if pids is None else _alive(path, pids)
 
 
 def reclaim_handle(data_dir: Path) -> list[int]:
@@ -49,10 +43,11 @@ def reclaim_handle(data_dir: Path) -> list[int]:
     drop live peers, and the server would stop under them.
     """
     path = data_dir / _HANDLES
-    if _read_handles(path) is None:
+    pids = _read_handles(path)
+    if pids is None:
         log.warning("embedded postgres: handle list %s unreadable; left as it is", path)
         return []
-    alive = prune_dead_handles(data_dir)
+    alive = _alive(path, pids)
     if os.getpid() not in alive:
         alive.append(os.getpid())
         _write_handles(path, alive)
@@ -60,12 +55,21 @@ def reclaim_handle(data_dir: Path) -> list[int]:
     return alive
 
 
+def _alive(path: Path, pids: list[int]) -> list[int]:
+    alive = [pid for pid in pids if _pid_alive(pid)]
+    if alive != pids:
+        _write_handles(path, alive)
+        log.debug("embedded postgres: pruned dead handles %s", sorted(set(pids) - set(alive)))
+    return alive
+
+
 def _read_handles(path: Path, attempts: int = 3) -> list[int] | None:
-    """The pids in the list; None if it cannot be read (a write torn mid-way is retried:
-    the writer finishes within milliseconds)."""
+    """The pids in the list (none if there is no list); None if it cannot be read. pgserver
+    always writes at least ``[]``, so an empty file is a write caught between truncating
+    and writing: like a torn one, it is read again (the writer takes milliseconds)."""
     for attempt in range(attempts):
         try:
-            return [int(pid) for pid in json.loads(path.read_text() or "[]")]
+            return [int(pid) for pid in json.loads(path.read_text())]
         except FileNotFoundError:
             return []
         except (OSError, ValueError, TypeError):

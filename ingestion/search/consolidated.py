@@ -165,11 +165,16 @@ class _Index:
         found = self.restated.get((hit.document_id, pasal), [])
         if _is_penjelasan(hit):
             return found[0] if len(found) == 1 else None
+        # One wording per law: an amending text that changes a Pasal twice (ayat (2)
+        # replaced, ayat (4) deleted) restates it last in its final form.
+        found = list({id(history): (history, p) for history, p in found}.values())
+        if len(found) == 1 and found[0][0][found[0][1]].state == PasalVersionState.DELETED:
+            return found[0]  # a deleted Pasal ("Dihapus."): no words to compare, no namesake
         words = _shingles(hit.unit_text or hit.text)
         shares = [_share(words, _shingles(history[p].text)) for history, p in found]
         best = max(shares, default=0.0)
         if len(found) == 1 and not found[0][0][found[0][1]].text:
-            return found[0]  # a deleted Pasal: nothing to compare, and no namesake
+            return found[0]  # no wording stored: the number alone is unambiguous
         if best < _HOLDS or shares.count(best) > 1:
             return None  # no wording holds the hit's words, or two hold them equally
         return found[shares.index(best)]

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from aceh_rag.embedded_pg import reclaim_handle
 
 
@@ -35,14 +37,15 @@ def test_a_live_peer_keeps_its_handle_beside_ours(tmp_path: Path) -> None:
     assert sorted(reclaim_handle(tmp_path)) == sorted([peer, os.getpid()])
 
 
+@pytest.mark.parametrize("torn", ["[1, 2", ""])  # cut mid-write, or truncated before it
 def test_a_list_that_stays_unreadable_is_left_alone_so_live_peers_keep_their_handles(
-    tmp_path: Path,
+    tmp_path: Path, torn: str
 ) -> None:
     handles = tmp_path / ".handle_pids.json"
-    handles.write_text("[1, 2")  # torn by a writer that never finished
+    handles.write_text(torn)
 
     assert reclaim_handle(tmp_path) == []
-    assert handles.read_text() == "[1, 2"
+    assert handles.read_text() == torn
 
 
 def test_a_missing_list_becomes_ours(tmp_path: Path) -> None:
