@@ -5,6 +5,7 @@ and a hit with no words matches nothing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from ingestion.models import PasalVersionState
@@ -59,3 +60,10 @@ def test_two_wordings_that_hold_the_hit_equally_cite_neither() -> None:
 def test_a_hit_with_no_words_matches_no_wording() -> None:
     index = _index(("38/2004", ROADS), ("13/2003", WORK))
     assert index.restated_by(_hit("— ; —"), "1") is None
+
+
+def test_a_pasal_deleted_by_the_only_law_it_could_restate_is_taken_by_its_state() -> None:
+    deleted = replace(_version("38/2004", "Dihapus."), state=PasalVersionState.DELETED)
+    index = _Index(date(2026, 1, 1), {}, {("omnibus", "1"): [([deleted], 0)]})
+    chosen = index.restated_by(_hit("Pasal 1\nDihapus."), "1")
+    assert chosen is not None and chosen[0][0].target_id == "38/2004"
