@@ -63,7 +63,7 @@ def _alive(path: Path, pids: list[int]) -> list[int]:
     return alive
 
 
-def _read_handles(path: Path, attempts: int = 3) -> list[int] | None:
+def _read_handles(path: Path, attempts: int = 5) -> list[int] | None:
     """The pids in the list (none if there is no list); None if it cannot be read. pgserver
     always writes at least ``[]``, so an empty file is a write caught between truncating
     and writing: like a torn one, it is read again (the writer takes milliseconds)."""
@@ -74,7 +74,7 @@ def _read_handles(path: Path, attempts: int = 3) -> list[int] | None:
             return []
         except (OSError, ValueError, TypeError):
             if attempt + 1 < attempts:
-                time.sleep(0.05)
+                time.sleep(0.1)
     return None
 
 
