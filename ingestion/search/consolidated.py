@@ -96,8 +96,9 @@ class _Version:
     valid_from: date | None
     valid_to: date | None
     source: str
-    # The restated wording (empty for an original or a deletion): read for every amending
-    # version, since a wording in force replaces a hit from a text not among the hits.
+    # The restated wording (empty for an original; "Dihapus." for a deletion): read for
+    # every amending version, since a wording in force replaces a hit from a text not
+    # among the hits.
     text: str = ""
 
     def changed_by(self) -> ChangedBy | None:
@@ -168,13 +169,13 @@ class _Index:
         # One wording per law: an amending text that changes a Pasal twice (ayat (2)
         # replaced, ayat (4) deleted) restates it last in its final form.
         found = list({id(history): (history, p) for history, p in found}.values())
-        if len(found) == 1 and found[0][0][found[0][1]].state == PasalVersionState.DELETED:
-            return found[0]  # a deleted Pasal ("Dihapus."): no words to compare, no namesake
+        if len(found) == 1:
+            only = found[0][0][found[0][1]]
+            if only.state == PasalVersionState.DELETED or not only.text:
+                return found[0]  # "Dihapus." or no wording: nothing to compare, no namesake
         words = _shingles(hit.unit_text or hit.text)
         shares = [_share(words, _shingles(history[p].text)) for history, p in found]
         best = max(shares, default=0.0)
-        if len(found) == 1 and not found[0][0][found[0][1]].text:
-            return found[0]  # no wording stored: the number alone is unambiguous
         if best < _HOLDS or shares.count(best) > 1:
             return None  # no wording holds the hit's words, or two hold them equally
         return found[shares.index(best)]
