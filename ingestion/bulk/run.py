@@ -12,6 +12,11 @@ embedding model (its ONNX thread pool) cannot be forked safely. Each child sets 
 with the parent's settings as they are now (its database, object storage, model gateway:
 whatever the parent's configuration resolved to, overrides included) and opens its own
 connection.
+
+A run that was killed outright (SIGKILL, a power cut) leaves its file in hand
+``processing``. The next run hands such jobs back to the queue first, by the rule
+``ingest_worker`` uses (no heartbeat, lock free), so the file is imported, not skipped
+as "in progress" forever.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import pickle
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +35,7 @@ from django.conf import settings
 from ingestion.bulk.child import child_import, child_started
 from ingestion.bulk.items import ImportItem
 from ingestion.bulk.one import ImportSettings, ItemResult, import_item, plan_item
+from ingestion.jobs import requeue_stale_jobs
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +54,8 @@ def run_import(
     """Import (or plan) every item, in order of submission; results in order of completion."""
     stop = stop or threading.Event()
     report = on_result or (lambda _result: None)
+    if not dry_run:
+        requeue_stale_jobs(timedelta(seconds=settings.JOB_STALE_SECONDS))
     if dry_run or workers <= 1:
         step = plan_item if dry_run else import_item
         return list(_inline(items, options, step, stop, report))
