@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.files import File
@@ -21,7 +22,7 @@ from tests.bulk_import.helpers import ImportRun
 pytestmark = pytest.mark.django_db
 
 
-def _killed_mid_file(corpus: Path, settings: object) -> IngestionJob:
+def _killed_mid_file(corpus: Path, settings: Any) -> IngestionJob:
     """What a killed run leaves: its job claimed, and no heartbeat since."""
     item = next(i for i in from_paths([str(corpus)]) if i.path.suffix == ".md")
     with item.path.open("rb") as handle:
@@ -37,7 +38,7 @@ def _killed_mid_file(corpus: Path, settings: object) -> IngestionJob:
 
 
 def test_the_next_run_imports_the_file_a_killed_run_left_processing(
-    corpus: Path, import_corpus: Callable[..., ImportRun], settings: object
+    corpus: Path, import_corpus: Callable[..., ImportRun], settings: Any
 ) -> None:
     job = _killed_mid_file(corpus, settings)
 
@@ -50,7 +51,7 @@ def test_the_next_run_imports_the_file_a_killed_run_left_processing(
 
 
 def test_a_file_whose_run_is_still_beating_is_left_to_it(
-    corpus: Path, import_corpus: Callable[..., ImportRun], settings: object
+    corpus: Path, import_corpus: Callable[..., ImportRun], settings: Any
 ) -> None:
     job = _killed_mid_file(corpus, settings)
     IngestionJob.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now())
