@@ -138,7 +138,7 @@ def search(
         ranked = reranked.order
         if reranked.degraded and degraded is None:
             degraded = Degraded.NO_RERANK
-    ranked = one_copy_per_regulation(ranked)  # one answer per regulation (search.copies)
+    ranked = one_copy_per_regulation(ranked, pinned=forced)  # one answer per regulation
     if q.include_repealed and q.in_force_first:
         ranked = repealed_last(ranked, prepared.pool, keep=set(forced), limit=q.limit)
     lexemes = list(prepared.asked.lexemes)
