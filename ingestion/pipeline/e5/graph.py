@@ -19,6 +19,11 @@ from ingestion.pipeline.e5.weights import PackedModel
 OPSET = 17  # LayerNormalization
 
 
+def matmul_name(linear: str) -> str:
+    """The node of a linear layer's matmul ("l4.fo" → "l4.fo.matmul")."""
+    return f"{linear}.matmul"
+
+
 class _Builder:
     def __init__(self, packed: PackedModel) -> None:
         self.packed = packed
@@ -32,19 +37,20 @@ class _Builder:
         self.inits.append(numpy_helper.from_array(array, name))
         return name
 
-    def op(self, kind: str, inputs: list[str], **attrs: Any) -> str:
+    def op(self, kind: str, inputs: list[str], name: str = "", **attrs: Any) -> str:
+        """``name`` (also the output's) lets the quantiser be told about this node."""
         from onnx import helper
 
         self._n += 1
-        out = f"{kind.lower()}_{self._n}"
-        self.nodes.append(helper.make_node(kind, inputs, [out], **attrs))
+        out = name or f"{kind.lower()}_{self._n}"
+        self.nodes.append(helper.make_node(kind, inputs, [out], name=out, **attrs))
         return out
 
     def linear(self, x: str, name: str, nout: int) -> str:
         weight = self.packed.q4_matrix(name + ".w", nout)  # [nout, nin]
         w = self.const(name + ".w", np.ascontiguousarray(weight.T))
         b = self.const(name + ".b", self.packed.vector(name + ".b"))
-        return self.op("Add", [self.op("MatMul", [x, w]), b])
+        return self.op("Add", [self.op("MatMul", [x, w], name=matmul_name(name)), b])
 
     def layernorm(self, x: str, name: str) -> str:
         eps = self.packed.shape.eps
