@@ -13,10 +13,12 @@ regulation key (``Document.regulation_key`` + ``regulation_region``, set by
   side of the Penjelasan; a chunk outside any Pasal becomes the best copy's chunk of the
   same heading, else its first chunk), keeping the better score; when the best copy has no
   such chunk the hit is dropped. So the same Pasal never comes twice;
-- except where search pinned a unit (a reference query's named unit, a quoted passage, a
-  defining angka) that the best copy does not hold: then the copy that holds it answers for
-  its regulation, since remapping by Pasal would lose the exact ayat or angka, or drop it
-  where the best copy's text is damaged (measured on all 5,871: 8 of 16 reference misses).
+- except where search pinned units (those it forces as citations: a reference query's named
+  unit, a quoted passage, a defining angka, the Pasal on entry into force) and the best copy
+  holds none of the regulation's: then the current copy holding the highest of them answers
+  for the regulation, since remapping by Pasal would lose the exact ayat or angka, or drop it
+  where the best copy's text is damaged (8 of the 16 reference misses at all 5,871 were
+  this; the fix was measured on a subset, docs/scaling.md).
 
 Only the current edition of each source counts (as ``editions=latest``): editions are
 versions of one copy, not copies.
@@ -156,7 +158,8 @@ def one_copy_per_regulation(fused: Ranked, pinned: Collection[int] = ()) -> Rank
     best = {
         reg: best_copy(rows).document_id for reg, rows in by_regulation.items() if len(rows) > 1
     }
-    best |= _pinned_copies(fused, owners, pinned, best)
+    current = {row.document_id for rows in by_regulation.values() for row in rows}
+    best |= _pinned_copies(fused, owners, pinned, best, current)
     moved = [
         cid for cid, (doc, key, region) in owners.items() if best.get((key, region), doc) != doc
     ]
@@ -170,14 +173,16 @@ def _pinned_copies(
     owners: dict[int, tuple[str, str, str]],
     pinned: Collection[int],
     best: dict[tuple[str, str], str],
+    current: set[str],
 ) -> dict[tuple[str, str], str]:
     """Regulation → the copy answering for it when the best copy holds none of its pinned
-    chunks and another copy does: that copy's highest pinned chunk's document."""
+    chunks and another current copy does (not an older edition): that copy's highest
+    pinned chunk's document."""
     held = [owners[c] for c, _ in fused if c in pinned and c in owners]
     answered = {(key, region) for doc, key, region in held if best.get((key, region)) == doc}
     chosen: dict[tuple[str, str], str] = {}
     for doc, key, region in held:
-        if (key, region) in best and (key, region) not in answered:
+        if (key, region) in best and (key, region) not in answered and doc in current:
             chosen.setdefault((key, region), doc)
     return chosen
 

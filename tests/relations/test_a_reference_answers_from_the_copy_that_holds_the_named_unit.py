@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ingestion.models import Document
-from ingestion.search.service import SearchQuery, search
+from ingestion.search.service import SearchHit, SearchQuery, search
 from tests.relations.helpers import Regulation, StoreRegulation
 from tests.search.helpers import HashEmbedder
 
@@ -21,24 +21,37 @@ PASALS = [
 ]
 
 
-def _store(regulation: StoreRegulation, damaged: str) -> tuple[Document, Document]:
-    """The imported copy is clean; the partner's own copy (the best copy) is ``damaged``."""
+def _store(
+    regulation: StoreRegulation, damaged: str, *, imported_last: bool = False
+) -> tuple[Document, Document]:
+    """The imported copy is clean; the partner's own copy (the best copy) is ``damaged``.
+    ``imported_last``: the imported copy is the newer document, so its unit leads the list."""
     clean = Regulation(heading=HEADING, pasals=PASALS).text()
-    imported = regulation(
-        clean,
-        title="perda/2010/3.md",
-        source_key="import:data-peraturan:perda/2010/3.md",
-        source={"sourceSystem": "import_corpus"},
-    )
-    own = regulation(damaged, title="Perda Banjarnegara 3/2010", source_key="jdih-3-2010")
-    assert imported.regulation_key and imported.regulation_key == own.regulation_key
-    return imported, own
+
+    def imported() -> Document:
+        return regulation(
+            clean,
+            title="perda/2010/3.md",
+            source_key="import:data-peraturan:perda/2010/3.md",
+            source={"sourceSystem": "import_corpus"},
+        )
+
+    def own() -> Document:
+        return regulation(damaged, title="Perda Banjarnegara 3/2010", source_key="jdih-3-2010")
+
+    if imported_last:
+        own_copy, imported_copy = own(), imported()
+    else:
+        imported_copy, own_copy = imported(), own()
+    assert imported_copy.regulation_key
+    assert imported_copy.regulation_key == own_copy.regulation_key
+    return imported_copy, own_copy
 
 
-def _first(text: str) -> tuple[str, str, list[str]]:
+def _hits(text: str) -> list[SearchHit]:
     hits = search(SearchQuery(text=text, limit=10), embedder=HashEmbedder()).results
     assert hits
-    return hits[0].document_id, hits[0].heading_path, [h.heading_path for h in hits]
+    return hits
 
 
 def test_a_pasal_whose_header_one_copy_lost_answers_from_the_other_copy(
@@ -47,17 +60,22 @@ def test_a_pasal_whose_header_one_copy_lost_answers_from_the_other_copy(
     damaged = Regulation(heading=HEADING, pasals=PASALS).text().replace("Pasal 2\n", "")
     imported, _own = _store(regulation, damaged)
 
-    document, heading, paths = _first("Pasal 2 Peraturan Daerah Nomor 3 Tahun 2010")
+    hits = _hits("Pasal 2 Peraturan Daerah Nomor 3 Tahun 2010")
 
-    assert (document, heading.rsplit(" › ", 1)[-1]) == (str(imported.pk), "Pasal 2")
-    assert len(paths) == len(set(paths))
+    assert hits[0].heading_path.rsplit(" › ", 1)[-1] == "Pasal 2"
+    # the whole answer moved onto the copy that holds the unit, each passage once
+    assert {h.document_id for h in hits} == {str(imported.pk)}
+    assert len({h.heading_path for h in hits}) == len(hits)
 
 
 def test_a_copy_holding_the_named_unit_is_preferred_only_when_the_best_copy_lacks_it(
     regulation: StoreRegulation,
 ) -> None:
-    _imported, own = _store(regulation, Regulation(heading=HEADING, pasals=PASALS).text())
+    # The imported copy is the newer document: its Pasal 2 is the first one pinned.
+    clean = Regulation(heading=HEADING, pasals=PASALS).text()
+    _imported, own = _store(regulation, clean, imported_last=True)
 
-    document, heading, _paths = _first("Pasal 2 Peraturan Daerah Nomor 3 Tahun 2010")
+    hits = _hits("Pasal 2 Peraturan Daerah Nomor 3 Tahun 2010")
 
-    assert (document, heading.rsplit(" › ", 1)[-1]) == (str(own.pk), "Pasal 2")
+    assert hits[0].heading_path.rsplit(" › ", 1)[-1] == "Pasal 2"
+    assert {h.document_id for h in hits} == {str(own.pk)}
