@@ -12,7 +12,8 @@ engines (the fp32 graph's side files are links to the int8 graph's).
     .venv/bin/python scripts/build_embedder.py [--force]
 
 Writes ``ingestion.pipeline.e5.engine.default_model_path()``, ``fp32_model_path()`` and
-their side files; does nothing when they exist.
+their side files. Both models carry the recipe in their metadata, and the engine refuses a
+model built by another; does nothing when both exist and carry this code's recipe.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import logging
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,11 +40,40 @@ def write_side_files(packed: object, out: Path) -> None:
     assert isinstance(packed, PackedModel)
     shape = packed.shape
     values, scales = packed.q4_blocks("emb.word", shape.vocab)
-    np.save(side_file(out, "words"), np.ascontiguousarray(values))
-    np.save(side_file(out, "scales"), np.ascontiguousarray(scales))
+    _save(side_file(out, "words"), np.ascontiguousarray(values))
+    _save(side_file(out, "scales"), np.ascontiguousarray(scales))
     positions = packed.vector("emb.pos").reshape(shape.max_positions, shape.hidden)
     token_type = packed.vector("emb.type").reshape(shape.type_vocab, shape.hidden)[0]
-    np.save(side_file(out, "positions"), (positions + token_type).astype(np.float32))
+    _save(side_file(out, "positions"), (positions + token_type).astype(np.float32))
+
+
+def _save(path: Path, array: np.ndarray) -> None:
+    """Written beside, then renamed: a running worker's memory map keeps the old file."""
+    partial = path.with_suffix(".partial")
+    with partial.open("wb") as f:
+        np.save(f, array)
+    partial.replace(path)
+
+
+def stamped(model: Path) -> bool:
+    """Whether ``model`` exists and was built by this code's recipe."""
+    import onnx
+
+    from ingestion.pipeline.e5.engine import RECIPE_KEY, recipe
+
+    if not model.is_file():
+        return False
+    props = onnx.load(str(model), load_external_data=False).metadata_props
+    return any(p.key == RECIPE_KEY and p.value == recipe() for p in props)
+
+
+def _stamp(model: Any) -> Any:
+    from onnx import helper
+
+    from ingestion.pipeline.e5.engine import RECIPE_KEY, recipe
+
+    helper.set_model_props(model, {RECIPE_KEY: recipe()})
+    return model
 
 
 def link_side_files(fp32: Path, out: Path) -> None:
@@ -63,7 +94,7 @@ def build(packed: object, out: Path, fp32: Path) -> None:
     from ingestion.pipeline.e5.graph import build_encoder, matmul_name
 
     fp32_partial = fp32.with_suffix(".partial")
-    onnx.save(build_encoder(packed), fp32_partial)  # type: ignore[arg-type]
+    onnx.save(_stamp(build_encoder(packed)), fp32_partial)  # type: ignore[arg-type]
     partial = out.with_suffix(".partial")
     quantize_dynamic(
         str(fp32_partial),
@@ -73,6 +104,7 @@ def build(packed: object, out: Path, fp32: Path) -> None:
         weight_type=getattr(QuantType, str(QUANT["weight_type"])),
         nodes_to_exclude=[matmul_name(linear) for linear in FLOAT_LINEARS],
     )
+    onnx.save(_stamp(onnx.load(str(partial))), partial)
     # never a half-written model where the engine looks
     link_side_files(fp32, out)
     fp32_partial.replace(fp32)
@@ -91,7 +123,7 @@ def main() -> None:
 
     out = args.out or default_model_path()
     fp32 = out.with_suffix(".fp32.onnx")
-    if out.is_file() and fp32.is_file() and not args.force:
+    if stamped(out) and stamped(fp32) and not args.force:
         log.info("int8 and fp32 embedders present: %s, %s", out, fp32)
         return
     out.parent.mkdir(parents=True, exist_ok=True)

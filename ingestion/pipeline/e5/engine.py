@@ -26,6 +26,10 @@ QUANT = {"per_channel": True, "reduce_range": True, "weight_type": "QInt8"}
 # GELU's few large values set the activation scale and most of the int8 error is made
 # (docs/decisions.md, "Where the int8 engine's error comes from").
 FLOAT_LINEARS = tuple(f"l{layer}.fo" for layer in range(6))
+# The model's metadata key holding the recipe it was built by: a file built by another
+# recipe (an older install, a path set by hand) would store its vectors under this code's
+# model id, so it is refused like a broken file.
+RECIPE_KEY = "aceh_rag.recipe"
 BATCH_TOKENS = 4096  # padded tokens per ONNX Runtime call
 # Padded rows × width² per call: the attention scores grow with the square of the width, so
 # long passages go fewer to a call (four of 512 tokens, twenty-eight of 188).
@@ -87,6 +91,9 @@ class E5Onnx:
         # worker's RSS after embedding fell from 642 to 234 MB (docs/decisions.md, #34).
         options.enable_cpu_mem_arena = False
         self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        built = self.session.get_modelmeta().custom_metadata_map.get(RECIPE_KEY, "")
+        if built != recipe():
+            raise ValueError(f"{model}: built by recipe {built or '(none)'}, not {recipe()}")
         self.words = np.load(side_file(model, "words"), mmap_mode="r")
         self.scales = np.load(side_file(model, "scales"), mmap_mode="r")
         self.positions = np.load(side_file(model, "positions"))
