@@ -108,7 +108,10 @@ def _stemmer() -> object:
     # Imported here: the stemmer's dictionary is large; loaded on first use only.
     from Sastrawi.Stemmer.StemmerFactory import StemmerFactory
 
-    return StemmerFactory().create_stemmer()
+    # The factory wraps the stemmer in a cache that keeps every word it ever stemmed, without
+    # bound: a worker reading scans for months would grow with every OCR misreading. The
+    # bounded cache of is_indonesian_word already saves the repeated work.
+    return StemmerFactory().create_stemmer().delegatedStemmer
 
 
 def _stem(word: str) -> str:
