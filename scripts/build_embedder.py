@@ -23,7 +23,6 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -67,15 +66,6 @@ def stamped(model: Path) -> bool:
     return any(p.key == RECIPE_KEY and p.value == recipe() for p in props)
 
 
-def _stamp(model: Any) -> Any:
-    from onnx import helper
-
-    from ingestion.pipeline.e5.engine import RECIPE_KEY, recipe
-
-    helper.set_model_props(model, {RECIPE_KEY: recipe()})
-    return model
-
-
 def link_side_files(fp32: Path, out: Path) -> None:
     """The fp32 graph reads the int8 graph's word table and rows: relative links beside it."""
     from ingestion.pipeline.e5.engine import side_file
@@ -94,7 +84,7 @@ def build(packed: object, out: Path, fp32: Path) -> None:
     from ingestion.pipeline.e5.graph import build_encoder, matmul_name
 
     fp32_partial = fp32.with_suffix(".partial")
-    onnx.save(_stamp(build_encoder(packed)), fp32_partial)  # type: ignore[arg-type]
+    onnx.save(build_encoder(packed), fp32_partial)  # type: ignore[arg-type]
     partial = out.with_suffix(".partial")
     quantize_dynamic(
         str(fp32_partial),
@@ -104,7 +94,6 @@ def build(packed: object, out: Path, fp32: Path) -> None:
         weight_type=getattr(QuantType, str(QUANT["weight_type"])),
         nodes_to_exclude=[matmul_name(linear) for linear in FLOAT_LINEARS],
     )
-    onnx.save(_stamp(onnx.load(str(partial))), partial)
     # never a half-written model where the engine looks
     link_side_files(fp32, out)
     fp32_partial.replace(fp32)

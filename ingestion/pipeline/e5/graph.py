@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ingestion.pipeline.e5.engine import RECIPE_KEY, recipe
 from ingestion.pipeline.e5.weights import PackedModel
 
 OPSET = 17  # LayerNormalization
@@ -97,7 +98,7 @@ def _layer(b: _Builder, x: str, layer: int, bias: str) -> str:
 
 
 def build_encoder(packed: PackedModel) -> Any:
-    """The float32 ONNX encoder (an ``onnx.ModelProto``)."""
+    """The float32 ONNX encoder (an ``onnx.ModelProto``), stamped with the recipe."""
     from onnx import TensorProto, helper
 
     b = _Builder(packed)
@@ -122,4 +123,6 @@ def build_encoder(packed: PackedModel) -> Any:
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = 8
+    # The engine loads only a model carrying this code's recipe; quantising keeps the stamp.
+    helper.set_model_props(model, {RECIPE_KEY: recipe()})
     return model
