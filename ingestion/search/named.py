@@ -7,9 +7,9 @@ leaves the ordinary answers reachable), and since the corpus-wide lists may not 
 answer, the candidates search it again on their own (:mod:`ingestion.search.candidates`).
 
 Its opening (cover, title, preamble: any chunk outside its body, :func:`is_opening`) holds
-exactly the name's words, so it would out-score the Pasal that answers: when the question
-asks something beyond the name, the opening comes after the regulation's other chunks.
-Named alone ("UU 27/2022"), the opening is the answer.
+exactly the name's words, so it would out-score the Pasal that answers: like every opening
+it comes after the passages of a body (:mod:`ingestion.search.service`, step 4). Named
+alone ("UU 27/2022"), the opening is the answer.
 
 A regulation named by its number that no visible document is, is reported
 (``namedRegulationMissing``) and the question is searched without the name. A name
@@ -83,5 +83,6 @@ def asks_beyond_name(reference: QueryReference) -> str:
 
 
 def is_opening(heading_path: str | None) -> bool:
-    """Outside the regulation's body: its cover, title, preamble (see ``_BODY``)."""
+    """Outside the regulation's body: its cover, title, preamble, closing, and the general
+    part of its Penjelasan (see ``_BODY``; the Penjelasan of a Pasal names it)."""
     return not _BODY.search(heading_path or "")

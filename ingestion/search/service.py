@@ -15,8 +15,10 @@ One question goes through four steps, each in a module of its own:
    unit a query names ("Pasal 5 ayat (2) PP 35/2021"), the Pasal saying when a regulation
    takes effect when that is all the question asks of it ("Kapan PP 5/2021 mulai
    berlaku?", :mod:`ingestion.legal.entry_into_force`), or the opening of a regulation named
-   alone, then the named regulation's chunks (its opening after its Pasal when the question
-   asks more) and the chunks defining the whole asked term (both parts of "X dan Y").
+   alone, then the named regulation's chunks and the chunks defining the whole asked term
+   (both parts of "X dan Y"); an opening (cover, preamble, the Penjelasan's general part:
+   :func:`ingestion.search.named.is_opening`) comes after every passage of a body, since it
+   gives reasons, not the rule.
 
 Then the optional gateway reranker, one answer per regulation (:mod:`ingestion.search.copies`),
 repealed last on request, and the wording in force (:mod:`ingestion.search.consolidated`).
@@ -81,7 +83,7 @@ MAX_LIMIT = 100
 _WHOLE = 1.0 - 1e-9  # a chunk defining the whole asked term, or every part of "X dan Y"
 _URL_KEYS = ("pdf_url", "detail_url", "url")
 # The tiers of the order (step 4), added to the model's score squashed into (0, 1).
-QUOTED, NAMED_UNIT, NAMED_REGULATION, DEFINES = 4.0, 3.0, 1.0, 1.0
+QUOTED, NAMED_UNIT, NAMED_REGULATION, DEFINES, OPENING = 4.0, 3.0, 1.0, 1.0, -1.0
 
 
 class QueryEmbedder(Protocol):
@@ -201,8 +203,9 @@ def order(
     named = set(scope.documents)
     scored: dict[int, float] = {}
     for row in prepared.rows:
-        tier = NAMED_REGULATION if _inside(row, named, scope.beyond) else 0.0
+        tier = NAMED_REGULATION if row.document_id in named else 0.0
         tier += DEFINES if row.values.get("definition", 0.0) >= _WHOLE else 0.0
+        tier += OPENING if row.values.get("opening") else 0.0
         scored[row.chunk_id] = tier + _squash(model.score(row.values))
     forced = dict(prepared.pool.defined)
     leading: list[tuple[int, UnitRow | None]] = []
@@ -224,11 +227,6 @@ def order(
         forced |= {x.chunk_id: x.unit for x in quoted}
         prepared.pool.owners.update({x.chunk_id: x.document_id for x in quoted})
     return ranked, forced, len(quoted)
-
-
-def _inside(row: Row, named: set[str], beyond: bool) -> bool:
-    """A chunk of the named regulation; its opening only when the name is all it asks."""
-    return row.document_id in named and not (beyond and row.values.get("opening"))
 
 
 def _squash(score: float) -> float:
