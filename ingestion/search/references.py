@@ -2,10 +2,13 @@
 
 "Pasal 10 PP 51/2023" names a Pasal that a scan may print as "Pasal 1O" or "Pasal l0": the
 structure grammar reads the header (its number may carry a letter, as "Pasal 26A" does)
-and stores the number as printed. When no unit of a named document has the number as
+and stores the number as printed. When no unit of the named documents has the number as
 asked, the stored numbers are read again with the digit look-alikes of running text
 (:data:`ingestion.legal.ocr_digits.IN_TEXT`: O→0, l/I/|→1), so "1O" answers for 10. The
-exact number always wins: a real "Pasal 1O" cannot exist, but a real 10 next to it would.
+exact number always wins: a real "Pasal 1O" cannot exist, but a real 10 next to it would,
+and so would another copy of the regulation that printed 10 as 10 (the named documents
+are one regulation's copies and editions; :mod:`ingestion.search.copies` then answers
+from the copy holding the exact unit).
 """
 
 from __future__ import annotations
@@ -39,14 +42,12 @@ _OCR_SQL = (
 
 
 def named_unit_rows(unit: UnitRef, documents: Sequence[str]) -> list[UnitRow]:
-    """The named unit in each named document, in the documents' order; a document that
-    holds no unit numbered as asked is read again through the OCR digit look-alikes."""
+    """The named unit in each named document, in the documents' order; when none holds a
+    unit numbered as asked, they are read again through the OCR digit look-alikes."""
     found = named_units(unit, documents)
-    have = {row.document_id for row in found}
-    rest = [d for d in documents if d not in have]
-    if rest:
+    if not found and documents:
         params = {
-            "docs": rest,
+            "docs": list(documents),
             "pasal": unit.pasal,
             "ayat": unit.ayat or "",
             "huruf": unit.huruf or "",

@@ -1,6 +1,6 @@
 """One regulation, two copies, and the named unit readable in only one of them (the other
-copy's scan lost its header or its ayat): a reference query answers with that unit, from
-the copy that holds it, and still cites the regulation once."""
+copy's scan lost its header or its ayat, or misprinted its number): a reference query
+answers with that unit, from the copy that holds it, and still cites the regulation once."""
 
 from __future__ import annotations
 
@@ -79,3 +79,25 @@ def test_a_copy_holding_the_named_unit_is_preferred_only_when_the_best_copy_lack
 
     assert hits[0].heading_path.rsplit(" › ", 1)[-1] == "Pasal 2"
     assert {h.document_id for h in hits} == {str(own.pk)}
+
+
+def test_a_copy_printing_the_number_as_asked_answers_before_a_misprinted_best_copy(
+    regulation: StoreRegulation,
+) -> None:
+    # The partner's own scan (the best copy) printed Pasal 10 as "Pasal 1O"; the imported
+    # copy printed it right. "1O" is read as 10 only when no copy holds a Pasal 10.
+    pasals = [f"Ketentuan nomor {n} tentang retribusi pasar harian." for n in range(1, 12)]
+    clean = Regulation(heading=HEADING, pasals=pasals).text()
+    imported = regulation(
+        clean,
+        title="perda/2010/3.md",
+        source_key="import:data-peraturan:perda/2010/3.md",
+        source={"sourceSystem": "import_corpus"},
+    )
+    damaged = clean.replace("\nPasal 10\n", "\nPasal 1O\n")
+    regulation(damaged, title="Perda Banjarnegara 3/2010", source_key="jdih-3-2010")
+
+    hits = _hits("Pasal 10 Peraturan Daerah Nomor 3 Tahun 2010")
+
+    assert hits[0].document_id == str(imported.pk)
+    assert hits[0].unit is not None and hits[0].unit["pasal"] == "10"
