@@ -133,8 +133,10 @@ def _quote(lexeme: str) -> str:
 
 def match_query(lexemes: list[str], stats: TermStats) -> str:
     """``tsquery`` text: any group of the rarest lexemes (pairs, or larger groups when
-    pairs would match more chunks than the cap), or any single rare lexeme."""
-    if len(lexemes) < 3:
+    pairs would match more chunks than the cap), or any single rare lexeme. Two words are
+    one pair: "dimaksud iuran" must not take an arbitrary thousand of the chunks saying
+    "sebagaimana dimaksud"."""
+    if len(lexemes) < 2:
         return " | ".join(_quote(t) for t in lexemes)
     ordered = sorted(lexemes, key=stats.frequency)[:PAIR_TERMS]
     groups = _groups(ordered, stats)
@@ -202,7 +204,7 @@ def bm25_candidates(lex: str, query: SearchQuery, *, limit: int) -> list[Candida
         "n": limit,
     }
     found = _run(where, params | {"match": match_query(lexemes, stats)})
-    if len(found) < limit and len(lexemes) >= 3:
+    if len(found) < limit and len(lexemes) >= 2:
         # Any one word matches too; what the strict match found stays (the looser match
         # may take an arbitrary thousand of a large corpus's chunks).
         looser = _run(where, params | {"match": any_term_query(lexemes)})

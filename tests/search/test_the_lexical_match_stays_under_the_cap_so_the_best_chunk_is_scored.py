@@ -50,3 +50,18 @@ def test_a_word_common_by_count_no_longer_matches_alone() -> None:
     large = TermStats(freq={"rare": 0.01, "x": 0.3, "y": 0.3}, chunks=90_000.0)
     assert "'rare' |" in match_query(["x", "y", "rare"], small) + " |"
     assert " | 'rare'" not in match_query(["x", "y", "rare"], large)
+
+
+def test_a_two_word_question_needs_both_words_before_the_cap_takes_any_thousand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "Apa yang dimaksud dengan iuran?" keeps two words; "dimaksud" is in every
+    # "sebagaimana dimaksud". Matching either word let the cap take 20 of those first.
+    monkeypatch.setattr(lexical, "CANDIDATE_CAP", 20)
+    document = make_document("Peraturan Pemerintah Jaminan Sosial")
+    for n in range(40):
+        add_chunk(document, f"Pasal {n} sebagaimana dimaksud pada ayat (1) berlaku umum.")
+    target = add_chunk(document, "Iuran yang dimaksud adalah sejumlah uang yang dibayar.")
+    with fresh_term_stats():
+        found = bm25_candidates("dimaksud iuran", SearchQuery(text="dimaksud iuran"), limit=5)
+    assert found and found[0].chunk_id == target.id
