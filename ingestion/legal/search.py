@@ -26,7 +26,7 @@ from django.db import connection
 from ingestion.legal.citation import RegulationRef, canonical_jenis
 from ingestion.legal.entry_into_force import FORMULA
 from ingestion.legal.references import QueryReference, RegulationName, UnitRef
-from ingestion.search.lexical import BM25_B, BM25_K1, term_stats
+from ingestion.search.lexical import BM25_B, BM25_K1, held_terms, term_stats
 from ingestion.search.query import SearchQuery
 from ingestion.search.sql import document_filter, vector_literal
 
@@ -104,10 +104,10 @@ _SCORE = """
             / (cardinality(t.positions)
                + %(k1)s * (1 - %(b)s + %(b)s * greatest(length(cand.search_vector), 1) / %(avg)s))
         ), 0) AS score
-        FROM unnest(cand.search_vector) t
+        FROM {held} t
         WHERE t.lexeme = ANY(%(terms)s::text[])
     ) scored
-"""
+""".format(held=held_terms("cand.search_vector"))
 _CHUNK_UNITS_SQL = (
     """
     WITH cand AS (SELECT u.* FROM ingestion_legalunit u WHERE u.chunk_id = ANY(%(ids)s))
