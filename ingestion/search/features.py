@@ -17,7 +17,8 @@ One row per candidate chunk, read in two queries whatever the number of candidat
   coverage means less unless the question asks for a definition);
 - ``definition``: the share of the asked term's parts it defines; ``definition_list``: it
   is a list of definitions and the question asks for one;
-- ``opening``: it sits outside the regulation's body (cover, preamble; :mod:`.named`).
+- ``opening``: it sits outside the body of a document that has one (cover, preamble,
+  closing, the Penjelasan's general part; not an annex; :mod:`.named`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from django.db import connection
 from ingestion.legal.definitions import definition_lists
 from ingestion.search.candidates import Embedded, Pool
 from ingestion.search.lexical import term_coverage
-from ingestion.search.named import is_opening
+from ingestion.search.named import is_opening, with_body
 from ingestion.search.sql import Candidate, vector_literal
 from ingestion.search.understand import Asked
 
@@ -90,6 +91,7 @@ def rows(pool: Pool, asked: Asked, embedded: Embedded | None) -> list[Row]:
     bm25 = {c.chunk_id: c.score / top_bm25 for c in pool.lexical}
     titles = _titles(pool.title)
     asks_definition = float(asked.term is not None)
+    bodied = with_body({doc for doc, heading, *_ in read.values() if is_opening(heading)})
     out = []
     for chunk_id, (document_id, heading, cosine, unit_cosine, coverage) in read.items():
         is_list = float(chunk_id in lists)
@@ -105,7 +107,7 @@ def rows(pool: Pool, asked: Asked, embedded: Embedded | None) -> list[Row]:
             "list_coverage": coverage * is_list,
             "definition": pool.definition.get(chunk_id, 0.0),
             "definition_list": is_list * asks_definition,
-            "opening": float(is_opening(heading)),
+            "opening": float(document_id in bodied and is_opening(heading)),
         }
         out.append(Row(chunk_id, document_id, heading, values))
     return out

@@ -194,7 +194,7 @@ _BM25_SQL = """
     ) scored
     ORDER BY scored.score DESC NULLS LAST, cand.id
     LIMIT %(n)s
-"""
+""".replace("{held}", held_terms("cand.search_vector"))
 
 
 def bm25_candidates(lex: str, query: SearchQuery, *, limit: int) -> list[Candidate]:
@@ -213,12 +213,12 @@ def bm25_candidates(lex: str, query: SearchQuery, *, limit: int) -> list[Candida
         "cap": CANDIDATE_CAP,
         "n": limit,
     }
-    found = _run(where, params | {"match": match_query(lexemes, stats)})
-    if len(found) < limit and len(lexemes) >= 2:
+    strict, looser = match_query(lexemes, stats), any_term_query(lexemes)
+    found = _run(where, params | {"match": strict})
+    if len(found) < limit and looser != strict:
         # Any one word matches too; what the strict match found stays (the looser match
         # may take an arbitrary thousand of a large corpus's chunks).
-        looser = _run(where, params | {"match": any_term_query(lexemes)})
-        found = _best_of(found, looser, limit)
+        found = _best_of(found, _run(where, params | {"match": looser}), limit)
     return found
 
 
@@ -229,7 +229,7 @@ def _best_of(a: list[Candidate], b: list[Candidate], limit: int) -> list[Candida
 
 def _run(where: str, params: dict[str, Any]) -> list[Candidate]:
     with connection.cursor() as cursor:
-        cursor.execute(_BM25_SQL.format(where=where, held=held_terms("cand.search_vector")), params)
+        cursor.execute(_BM25_SQL.format(where=where), params)
         return [Candidate(row[0], str(row[1]), score=float(row[2] or 0.0)) for row in cursor]
 
 

@@ -8,7 +8,8 @@ answer, the candidates search it again on their own (:mod:`ingestion.search.cand
 
 Its opening (cover, title, preamble: any chunk outside its body, :func:`is_opening`) holds
 exactly the name's words, so it would out-score the Pasal that answers: like every opening
-it comes after the passages of a body (:mod:`ingestion.search.service`, step 4). Named
+it is one tier below the passages of a body (:mod:`ingestion.search.service`, step 4), so
+it comes after the named regulation's Pasal, level with other regulations' passages. Named
 alone ("UU 27/2022"), the opening is the answer.
 
 A regulation named by its number that no visible document is, is reported
@@ -23,7 +24,10 @@ stored citations and titles, not phrasings.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
+
+from django.db import connection
 
 from ingestion.legal.entry_into_force import asks_entry_into_force
 from ingestion.legal.references import QueryReference
@@ -83,6 +87,24 @@ def asks_beyond_name(reference: QueryReference) -> str:
 
 
 def is_opening(heading_path: str | None) -> bool:
-    """Outside the regulation's body: its cover, title, preamble, closing, and the general
-    part of its Penjelasan (see ``_BODY``; the Penjelasan of a Pasal names it)."""
-    return not _BODY.search(heading_path or "")
+    """Outside the regulation's body and its annexes: its cover, title, preamble, closing,
+    and the general part of its Penjelasan (see ``_BODY``; the Penjelasan of a Pasal names
+    it). Only a document with a body has an opening (:func:`with_body`)."""
+    path = heading_path or ""
+    return not _BODY.search(path) and not path.upper().startswith("LAMPIRAN")
+
+
+_WITH_BODY_SQL = """
+    SELECT d FROM unnest(%s::uuid[]) d
+    WHERE EXISTS (SELECT 1 FROM ingestion_legalunit u WHERE u.document_id = d)
+"""
+
+
+def with_body(document_ids: Collection[str]) -> set[str]:
+    """The documents among these whose text has a body (a legal unit was read). A circular,
+    a PPID page or a dataset's description is all text, and none of it is an opening."""
+    if not document_ids:
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(_WITH_BODY_SQL, [list(document_ids)])
+        return {str(row[0]) for row in cursor.fetchall()}

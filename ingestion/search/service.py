@@ -16,9 +16,9 @@ One question goes through four steps, each in a module of its own:
    takes effect when that is all the question asks of it ("Kapan PP 5/2021 mulai
    berlaku?", :mod:`ingestion.legal.entry_into_force`), or the opening of a regulation named
    alone, then the named regulation's chunks and the chunks defining the whole asked term
-   (both parts of "X dan Y"); an opening (cover, preamble, the Penjelasan's general part:
-   :func:`ingestion.search.named.is_opening`) comes after every passage of a body, since it
-   gives reasons, not the rule.
+   (both parts of "X dan Y"); an opening (cover, preamble, closing, the Penjelasan's general
+   part: :func:`ingestion.search.named.is_opening`) is one tier lower than a passage of a
+   body, since it gives reasons, not the rule (a document without a body has no opening).
 
 Then the optional gateway reranker, one answer per regulation (:mod:`ingestion.search.copies`),
 repealed last on request, and the wording in force (:mod:`ingestion.search.consolidated`).
