@@ -8,7 +8,8 @@ asked, the stored numbers are read again with the digit look-alikes of running t
 exact number always wins: a real "Pasal 1O" cannot exist, but a real 10 next to it would,
 and so would another copy of the regulation that printed 10 as 10 (the named documents
 are one regulation's copies and editions; :mod:`ingestion.search.copies` then answers
-from the copy holding the exact unit).
+from the copy holding the exact unit). A name read from title words alone may match
+several regulations; one of them holding the number as asked then answers for all.
 """
 
 from __future__ import annotations
