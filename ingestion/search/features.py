@@ -1,6 +1,6 @@
 """The signals of every candidate of one question: the learned fusion's columns.
 
-One row per candidate chunk, read in two queries whatever the number of candidates:
+One row per candidate chunk, read in a few queries whatever the number of candidates:
 
 - ``dense_rank``, ``lexical_rank``, ``scoped_rank``: where the dense list, the BM25 list
   and the search inside a named regulation placed it, as ``1 / (1 + (rank - 1) / 10)``

@@ -194,7 +194,7 @@ _BM25_SQL = """
     ) scored
     ORDER BY scored.score DESC NULLS LAST, cand.id
     LIMIT %(n)s
-""".replace("{held}", held_terms("cand.search_vector"))
+""".replace("{held}", held_terms("cand.search_vector"))  # {where} is filled per query
 
 
 def bm25_candidates(lex: str, query: SearchQuery, *, limit: int) -> list[Candidate]:
