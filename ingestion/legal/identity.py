@@ -43,6 +43,7 @@ from ingestion.legal.citation import (
     ref_from_parts,
 )
 from ingestion.legal.ocr_digits import AFTER_KEYWORD, AFTER_KEYWORD_CLASS
+from ingestion.legal.units import path_top
 
 HEADING_WINDOW = 400  # a regulation without a preamble names itself in its first lines
 OPENING_CHARS = 1500  # how much of the opening is read for its heading at most
@@ -202,8 +203,7 @@ def opening_of(sections: Iterable[tuple[str, str]]) -> str:
     pieces: list[str] = []
     size = 0
     for path, text in sections:
-        top = path.split("›", 1)[0].strip().upper()
-        if _PASAL_PATH_RE.search(path) or top.startswith(("PENJELASAN", "LAMPIRAN")):
+        if _PASAL_PATH_RE.search(path) or path_top(path):
             break
         pieces.append(text)
         size += len(text) + 1

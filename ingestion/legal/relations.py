@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from ingestion.legal.citation import RegulationRef, canonical_jenis, find_regulations, title_after
 from ingestion.legal.identity import heading_of
+from ingestion.legal.units import path_top
 
 AMENDS = "amends"
 REPEALS = "repeals"
@@ -150,8 +151,7 @@ def _pasal_key(path: str) -> str | None:
 
 
 def _is_body(path: str) -> bool:
-    head = path.split(_PATH_SEP, 1)[0].upper()
-    return not head.startswith(("PENJELASAN", "LAMPIRAN"))
+    return not path_top(path)
 
 
 def _pasals(sections: Sequence[SectionText]) -> list[list[SectionText]]:

@@ -28,7 +28,7 @@ from ingestion.legal.amendments.read import (
     restated_pasal,
 )
 from ingestion.legal.ocr_digits import PASAL_WORD, pasal_number_as, printed_number
-from ingestion.legal.units import Address, ayat_of
+from ingestion.legal.units import Address, ayat_of, path_top
 from ingestion.pipeline.base import Block, BlockKind
 
 MARKER_RE = re.compile(
@@ -599,7 +599,7 @@ def _mend_numbering(pasals: list[Section]) -> None:
 
 
 def _in_body(section: Section) -> bool:
-    return not section.path or not section.path[0].startswith(("PENJELASAN", "LAMPIRAN"))
+    return not section.path or not path_top(section.path[0])
 
 
 def _plain_number(section: Section) -> int | None:

@@ -26,6 +26,15 @@ _ITEM_RE = re.compile(r"^(?P<kind>huruf|angka) (?P<no>\S+)$")
 _PASAL_RE = re.compile(r"^Pasal (?P<no>\d+[A-Z]?|[IVX]+)$")  # II: an amending law's own
 # A PENJELASAN unit's label is the label of the unit it explains after this prefix.
 PENJELASAN_PREFIX = "Penjelasan "
+# The top of a heading path outside a regulation's body: its elucidation and its annexes.
+ELUCIDATION, ANNEX = "PENJELASAN", "LAMPIRAN"
+
+
+def path_top(heading_path: str) -> str:
+    """:data:`ELUCIDATION` or :data:`ANNEX` when a heading path lies in the Penjelasan or a
+    Lampiran ("LAMPIRAN II › …"), else "" (the body, or what precedes it)."""
+    head = heading_path.split("›", 1)[0].strip().upper()
+    return next((top for top in (ELUCIDATION, ANNEX) if head.startswith(top)), "")
 
 
 class UnitKind(StrEnum):

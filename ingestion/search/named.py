@@ -32,6 +32,7 @@ from django.db import connection
 from ingestion.legal.entry_into_force import asks_entry_into_force
 from ingestion.legal.references import QueryReference
 from ingestion.legal.search import named_documents
+from ingestion.legal.units import ANNEX, path_top
 from ingestion.search.lexical import query_lexemes
 from ingestion.search.query import SearchQuery
 from ingestion.search.sql import title_candidates
@@ -91,7 +92,7 @@ def is_opening(heading_path: str | None) -> bool:
     and the general part of its Penjelasan (see ``_BODY``; the Penjelasan of a Pasal names
     it). Only a document with a body has an opening (:func:`with_body`)."""
     path = heading_path or ""
-    return not _BODY.search(path) and not path.upper().startswith("LAMPIRAN")
+    return not _BODY.search(path) and path_top(path) != ANNEX
 
 
 _WITH_BODY_SQL = """
