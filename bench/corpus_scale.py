@@ -13,7 +13,8 @@ core (:mod:`ingestion.bulk`) and prints:
 
 - import docs/hour and import ÷ raw engines (read + embed + COPY of the same rows) on the
   first ``--raw-sample`` documents;
-- RSS after the first hundred documents and at the end;
+- RSS after the first hundred documents imported (a resumed run's skips do not count)
+  and at the end;
 - Postgres bytes per regulation and per chunk;
 - GALQA dev R@1/R@5/MRR with the corpus as the haystack beside the 15 regulations alone,
   with the peers on the same questions and corpus: Postgres FTS alone
@@ -134,10 +135,14 @@ def import_corpus(items: Sequence[Any], raw_sample: int, workers: int) -> dict[s
     raw_spent = sum(raw for _imp, raw in ratios)
 
     done = [len(results)]
+    # A resumed run skips what is already indexed without loading the engines: the
+    # reference is the hundredth document this run imported, not the hundredth it saw.
+    imported = [sum(r.status is not ItemStatus.SKIPPED for r in results)]
 
-    def seen(_result: Any) -> None:  # run_import returns its list at the end: count here
+    def seen(result: Any) -> None:  # run_import returns its list at the end: count here
         done[0] += 1
-        if done[0] == 100:
+        imported[0] += result.status is not ItemStatus.SKIPPED
+        if imported[0] == 100 and "after 100" not in rss:
             rss["after 100"] = rss_mb()
         if done[0] % 25 == 0:
             print(f"  imported {done[0]}/{len(items)} (RSS {rss_mb():.0f} MB)", flush=True)
@@ -172,6 +177,7 @@ def print_projection(report: dict[str, Any], sampled: int, corpus_total: int) ->
 
 
 def print_import(report: dict[str, Any], total: int) -> None:
+    from ingestion.bulk.one import ItemStatus
     from ingestion.bulk.summary import summarize
 
     results, elapsed = report["results"], report["elapsed"]
@@ -179,9 +185,11 @@ def print_import(report: dict[str, Any], total: int) -> None:
     print("\n== import ==")
     for line in summary.lines():
         print(line)
+    # A resumed run's rate is of what it imported; its skips take no engine time.
+    fresh = sum(r.status is not ItemStatus.SKIPPED for r in results)
     print(
-        f"docs/hour: {len(results) / elapsed * 3600:.0f}"
-        f" ({len(results)} of {total} in {elapsed:.0f}s)"
+        f"docs/hour: {fresh / elapsed * 3600:.0f}"
+        f" ({fresh} imported in {elapsed:.0f}s; {len(results)} of {total} seen)"
     )
     ratios = report["ratios"]
     if ratios:
