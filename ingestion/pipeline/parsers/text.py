@@ -13,6 +13,11 @@ from ingestion.pipeline.base import Block, BlockKind, ParsedDocument
 
 MD_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 MD_TABLE_RULE_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
+# A list item whose text opens with its own number ("- (1) Setiap …", "- a. NIB; dan",
+# OCR's "- (21 Upah …"): the bullet is the converter's, the number is the document's.
+MD_NUMBERED_ITEM_RE = re.compile(
+    r"^\s*[-*+]\s+(?=(?:\(\d{1,3}[a-z]?\)?|\d{1,3}\.|[a-z]\.)(?:\s|$))"
+)
 
 
 def decode_text(data: bytes) -> str:
@@ -79,7 +84,7 @@ def _md_page(text: str, page: int) -> list[Block]:
             rendered = "\n".join(" | ".join(row) for row in rows)
             out.append(Block(rendered, page=page, kind=BlockKind.TABLE, rows=rows))
             continue
-        pending.append(line)
+        pending.append(MD_NUMBERED_ITEM_RE.sub("", line, count=1))
         index += 1
     _flush(pending, page, out)
     return out
