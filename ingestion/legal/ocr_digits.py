@@ -62,6 +62,12 @@ def readings(raw: str) -> set[str]:
     return found
 
 
+def unclosed_ayat(printed: str, expected: int | None) -> str:
+    """An ayat number whose closing parenthesis OCR read as a 1 ("(21 Upah …" for "(2) Upah
+    …"): the expected number when the printed one is it and a 1, else the printed one."""
+    return str(expected) if expected is not None and printed == f"{expected}1" else printed
+
+
 def pasal_number_as(raw: str, named: frozenset[str]) -> str | None:
     """The one Pasal of ``named`` (the Pasal an amending instruction names) that a printed
     heading number stands for: "278" under "disisipkan Pasal 27A dan Pasal 27B" is 27B,

@@ -27,7 +27,12 @@ from ingestion.legal.amendments.read import (
     opens_instruction,
     restated_pasal,
 )
-from ingestion.legal.ocr_digits import PASAL_WORD, pasal_number_as, printed_number
+from ingestion.legal.ocr_digits import (
+    PASAL_WORD,
+    pasal_number_as,
+    printed_number,
+    unclosed_ayat,
+)
 from ingestion.legal.units import Address, ayat_of, path_top
 from ingestion.pipeline.base import Block, BlockKind
 
@@ -229,8 +234,9 @@ class LegalBuilder:
                 return True
             return self._next_ayat(match.group("ayat_no"), before, after)
         if kind == "ayat_open":
-            # OCR drops the closing parenthesis ("(3 Dalam hal …"): only the next ayat.
-            return self._next_ayat(match.group("ayat_open_no"), before, after)
+            # OCR drops the closing parenthesis ("(3 Dalam hal …") or reads it as a 1
+            # ("(31 Dalam hal …"): only the next ayat.
+            return self._next_ayat(self._ayat_number(kind, match), before, after)
         if kind in {"penj_ayat", "penj_huruf"}:
             return self.penjelasan and (at_start or inline_ok)
         if kind == "huruf":
@@ -251,20 +257,26 @@ class LegalBuilder:
             return bool(self.pasal_count) and at_start and not _starts_lower(after)
         return False
 
+    def _expected_ayat(self) -> int | None:
+        """The number that continues the current Pasal's ayat sequence."""
+        if self.line_ayats is not None:  # markers accepted earlier on this line count first
+            numbers: list[str | None] = list(self.line_ayats)
+        else:
+            numbers = [ayat_of(u.label) for u in self._current().units]
+        last = next((n for n in reversed(numbers) if n is not None), None)
+        return int(last) + 1 if last is not None and last.isdigit() else None
+
+    def _ayat_number(self, kind: str, match: re.Match[str]) -> str:
+        number = match.group(f"{kind}_no")
+        return unclosed_ayat(number, self._expected_ayat()) if kind == "ayat_open" else number
+
     def _next_ayat(self, number: str, before: str, after: str) -> bool:
         """OCR runs ayat into the line before or after noise ("… Desa. y (5) Pemberian …"):
         the number that continues the current Pasal's ayat sequence, followed by a capital,
         is a header wherever it sits, unless the words before make it a reference."""
-        section = self._current()
-        if section.kind != "pasal" or not number.isdigit():
+        if self._current().kind != "pasal" or not number.isdigit():
             return False
-        if self.line_ayats is not None:  # markers accepted earlier on this line count first
-            numbers: list[str | None] = list(self.line_ayats)
-        else:
-            numbers = [ayat_of(u.label) for u in section.units]
-        last = next((n for n in reversed(numbers) if n is not None), None)
-        expected = int(last) + 1 if last is not None and last.isdigit() else None
-        if int(number) != expected:
+        if int(number) != self._expected_ayat():
             return False
         if before.strip():
             reference = REFERENCE_BEFORE_RE.search(before)
@@ -292,7 +304,7 @@ class LegalBuilder:
             if self.line_ayats is None:
                 units = self._current().units
                 self.line_ayats = [n for n in (ayat_of(u.label) for u in units) if n]
-            self.line_ayats.append(match.group(f"{kind}_no"))
+            self.line_ayats.append(self._ayat_number(kind, match))
 
     # -- marker handling -----------------------------------------------------------------
 
@@ -379,7 +391,7 @@ class LegalBuilder:
             self._open([*self._prefix(), f"Pasal {number}"], "pasal")
             self._add_atom(atom)
         elif kind in {"ayat", "penj_ayat", "ayat_open"}:
-            number = match.group(f"{kind}_no")
+            number = self._ayat_number(kind, match)
             section = self._current()
             if section.kind == "pasal":
                 section.units.append(Unit(f"ayat ({number})", [atom]))
