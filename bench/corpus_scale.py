@@ -467,6 +467,7 @@ def main() -> int:
         print_import(report, len(items))
         print_projection(report, len(items), len(corpus_items(args.corpus, args.only, None)))
         print_size()
+        retrieval.analyze()
         haystack = quality(f"+{len(items)} docs", questions, tuning, peers=not args.no_peers)
         print_quality([*alone, *haystack], len(questions))
         retrieval.evaluate_references(
