@@ -456,7 +456,7 @@ def _editions(document: Document) -> list[dict[str, Any]]:
     edition that is searchable (as search's ``editions=latest`` chooses it)."""
     editions = list(
         visible(Document.objects.all())
-        .filter(source_type=document.source_type, metadata__source_key=document.source_key)
+        .filter(Document.of_source(document.source_type, document.source_key))
         .annotate(indexed_chunks=Count("chunks", filter=Q(chunks__indexed=True)))
         .order_by("-created_at", "-id")
     )

@@ -148,7 +148,7 @@ def _existing_duplicate(
     if doc is None and source_key != f"upload:{checksum}":
         # A given source key is the partner's rule 1: the same bytes at any version.
         # Without one, the contract keeps SHA-256 + version: a new version is a new edition.
-        doc = completed.filter(source_type=source_type, metadata__source_key=source_key).first()
+        doc = completed.filter(Document.of_source(source_type, source_key)).first()
     if doc is not None:
         return UploadOutcome(document=doc, duplicate=True)
     waiting = IngestionJob.objects.filter(

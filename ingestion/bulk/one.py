@@ -226,7 +226,7 @@ def plan_item(item: ImportItem, options: ImportSettings) -> ItemResult:
     if done is not None:
         return _skipped(item, options, done)
     key = source_key(item, options)
-    earlier = Document.objects.filter(source_type=options.source_type, metadata__source_key=key)
+    earlier = Document.objects.filter(Document.of_source(options.source_type, key))
     return ItemResult(item, ItemStatus.PLANNED, PLAN_RETRY if earlier.exists() else PLAN_NEW)
 
 

@@ -57,7 +57,7 @@ class Decision:
 def _candidates(request: IngestRequest, checksum: str) -> list[Document]:
     """Every row rules 1-3 could pick, in one read: the editions of this key with these
     bytes or this version, and the rows of these bytes at this version (a handful)."""
-    by_key = Q(source_type=request.source_type, metadata__source_key=request.source_key)
+    by_key = Document.of_source(request.source_type, request.source_key)
     same_version = Q(metadata__source_version=request.source_version)
     return list(
         Document.objects.filter(

@@ -7,6 +7,8 @@ counts (its current edition: the newest visible one with searchable text, as sea
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import reduce
+from operator import or_
 
 from django.db.models import Exists, OuterRef, QuerySet
 
@@ -30,7 +32,7 @@ def regulation_id(document: Document) -> RegulationId:
 
 def editions(rid: RegulationId) -> QuerySet[Document]:
     source_type, source_key = rid
-    return Document.objects.filter(source_type=source_type, metadata__source_key=source_key)
+    return Document.objects.filter(Document.of_source(source_type, source_key))
 
 
 def current_edition(rid: RegulationId) -> Document | None:
@@ -46,15 +48,25 @@ def is_current(document: Document) -> bool:
 
 
 def current_among(documents: Iterable[Document]) -> set[object]:
-    """The pks of those documents that are their regulation's current edition (one lookup
-    per regulation, however many of its relations are being read)."""
-    by_regulation: dict[RegulationId, Document | None] = {}
-    current: set[object] = set()
-    for document in documents:
-        rid = regulation_id(document)
-        if rid not in by_regulation:
-            by_regulation[rid] = current_edition(rid)
-        edition = by_regulation[rid]
-        if edition is not None and edition.pk == document.pk:
-            current.add(document.pk)
-    return current
+    """The pks of those documents that are their regulation's current edition (one query
+    for all their regulations, however many of its relations are being read)."""
+    documents = list(documents)
+    rids = {regulation_id(d) for d in documents}
+    if not rids:
+        return set()
+    searchable = Chunk.objects.filter(document=OuterRef("pk"), indexed=True)
+    rows = (
+        Document.objects.filter(reduce(or_, (Document.of_source(*rid) for rid in rids)))
+        .exclude(status__in=HIDDEN_STATUSES)
+        .annotate(searchable=Exists(searchable))
+        .order_by("-created_at", "-id")
+        .only("pk", "source_type", "metadata")
+    )
+    newest: dict[RegulationId, object] = {}
+    newest_searchable: dict[RegulationId, object] = {}
+    for row in rows:  # as current_edition: the newest searchable, else the newest
+        newest.setdefault(regulation_id(row), row.pk)
+        if row.searchable:
+            newest_searchable.setdefault(regulation_id(row), row.pk)
+    current = {rid: newest_searchable.get(rid, newest.get(rid)) for rid in rids}
+    return {d.pk for d in documents if current[regulation_id(d)] == d.pk}

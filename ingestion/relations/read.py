@@ -154,11 +154,9 @@ def hit_notes(regulations: Iterable[RegulationId]) -> dict[RegulationId, HitNote
         return {}
     keys = Q()
     for source_type, source_key in wanted:
-        keys |= Q(
-            target_document__source_type=source_type,
-            target_document__metadata__source_key=source_key,
-        )
-    relations = RegulationRelation.objects.filter(keys).select_related(
+        keys |= Document.of_source(source_type, source_key)
+    targets = Document.objects.filter(keys).values("pk")
+    relations = RegulationRelation.objects.filter(target_document__in=targets).select_related(
         "source_document", "target_document"
     )
     found = list(relations)
