@@ -18,6 +18,7 @@ __all__ = [
     "RegulationId",
     "current_among",
     "current_edition",
+    "current_editions",
     "editions",
     "is_current",
     "regulation_id",
@@ -35,11 +36,30 @@ def editions(rid: RegulationId) -> QuerySet[Document]:
     return Document.objects.filter(Document.of_source(source_type, source_key))
 
 
-def current_edition(rid: RegulationId) -> Document | None:
-    """The newest visible edition with searchable text, else the newest visible one."""
-    visible = editions(rid).exclude(status__in=HIDDEN_STATUSES).order_by("-created_at", "-id")
+def current_editions(rids: Iterable[RegulationId]) -> dict[RegulationId, Document]:
+    """The current edition of each regulation that has a visible one, in one query: the
+    newest visible edition with searchable text, else the newest visible one."""
+    rids = set(rids)
+    if not rids:
+        return {}
     searchable = Chunk.objects.filter(document=OuterRef("pk"), indexed=True)
-    return visible.filter(Exists(searchable)).first() or visible.first()
+    rows = (
+        Document.objects.filter(reduce(or_, (Document.of_source(*rid) for rid in rids)))
+        .exclude(status__in=HIDDEN_STATUSES)
+        .annotate(searchable=Exists(searchable))
+        .order_by("-created_at", "-id")
+    )
+    newest: dict[RegulationId, Document] = {}
+    newest_searchable: dict[RegulationId, Document] = {}
+    for row in rows:
+        newest.setdefault(regulation_id(row), row)
+        if row.searchable:
+            newest_searchable.setdefault(regulation_id(row), row)
+    return newest | newest_searchable
+
+
+def current_edition(rid: RegulationId) -> Document | None:
+    return current_editions([rid]).get(rid)
 
 
 def is_current(document: Document) -> bool:
@@ -51,22 +71,5 @@ def current_among(documents: Iterable[Document]) -> set[object]:
     """The pks of those documents that are their regulation's current edition (one query
     for all their regulations, however many of its relations are being read)."""
     documents = list(documents)
-    rids = {regulation_id(d) for d in documents}
-    if not rids:
-        return set()
-    searchable = Chunk.objects.filter(document=OuterRef("pk"), indexed=True)
-    rows = (
-        Document.objects.filter(reduce(or_, (Document.of_source(*rid) for rid in rids)))
-        .exclude(status__in=HIDDEN_STATUSES)
-        .annotate(searchable=Exists(searchable))
-        .order_by("-created_at", "-id")
-        .only("pk", "source_type", "metadata")
-    )
-    newest: dict[RegulationId, object] = {}
-    newest_searchable: dict[RegulationId, object] = {}
-    for row in rows:  # as current_edition: the newest searchable, else the newest
-        newest.setdefault(regulation_id(row), row.pk)
-        if row.searchable:
-            newest_searchable.setdefault(regulation_id(row), row.pk)
-    current = {rid: newest_searchable.get(rid, newest.get(rid)) for rid in rids}
-    return {d.pk for d in documents if current[regulation_id(d)] == d.pk}
+    current = current_editions(regulation_id(d) for d in documents)
+    return {d.pk for d in documents if getattr(current.get(regulation_id(d)), "pk", None) == d.pk}
