@@ -35,9 +35,7 @@ def _labels(tmp_path: Path, text: str) -> dict[str, list[tuple[str, str | None, 
     path.write_text(text, encoding="utf-8")
     blocks = parse(path, "md", ParseLimits()).blocks
     chunks = chunk_document(blocks, budget_tokens=512, overlap_tokens=0)
-    return {
-        c.heading_path[-1]: [(u.kind.value, u.ayat, u.huruf) for u in c.units] for c in chunks
-    }
+    return {c.heading_path[-1]: [(u.kind.value, u.ayat, u.huruf) for u in c.units] for c in chunks}
 
 
 def test_a_bulleted_ayat_and_huruf_are_units_of_their_pasal(tmp_path: Path) -> None:
