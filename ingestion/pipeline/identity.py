@@ -14,6 +14,11 @@ Given the fetched bytes' sha256 and the request's (source_type, source_key, sour
    worker holds that row's document lock, then this request is deferred.
 4. Otherwise a new Document row: a new edition when the key already has other versions.
 
+Rule 1 has one exception: the unchanged row is the job's own. Its worker died after the
+index committed and before the outcome was saved, and the job is being run again; the
+document is reported as that run would have reported it (``FINISHED``), not as skipped.
+The job points at its document from the index's transaction on (``written_by``).
+
 Admin uploads without a source key use ``source_key = upload:<sha256>`` (see
 ingestion.jobs). The contract keeps their old SHA-256 + version dedupe, so for them rule 1
 applies at the same version only: the same bytes uploaded as a new version are a new edition.
@@ -30,7 +35,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from ingestion.legal.identity import document_citation, title_labels
-from ingestion.models import COMPLETED_STATUSES, Document, DocumentStatus
+from ingestion.models import COMPLETED_STATUSES, Document, DocumentStatus, IngestionJob
 from ingestion.pipeline.locks import held_elsewhere
 from ingestion.pipeline.request import IngestRequest
 from ingestion.storage import FetchedFile
@@ -42,6 +47,7 @@ class Action(StrEnum):
     NEW = "new"
     CORRECT = "correct"  # same document row, content replaced
     SKIP = "skip"  # unchanged content
+    FINISHED = "finished"  # unchanged content this very job indexed before its worker died
     DEFER = "defer"  # the row to reuse belongs to a document another worker is processing
 
 
@@ -83,6 +89,9 @@ def decide(request: IngestRequest, checksum: str) -> Decision:
     unchanged = [d for d in own if d.checksum == checksum and d.status in COMPLETED_STATUSES]
     if is_content_key(request, checksum):
         unchanged = [d for d in unchanged if d.metadata.get("source_version") == version]
+    own_work = [d for d in unchanged if request.job is not None and request.job.document_id == d.pk]
+    if own_work:
+        return Decision(Action.FINISHED, own_work[0], "indexed by this job before a crash")
     if unchanged:
         return Decision(Action.SKIP, max(unchanged, key=_created), "unchanged content")
     # Rules 2 and 3 find at most one row (both are unique constraints); the newest is what
@@ -118,6 +127,12 @@ def _same_bytes_elsewhere(document: Document) -> Decision:
         # Correcting it now would have two workers writing one row's chunks.
         return Decision(Action.DEFER, document, "same bytes being processed under another key")
     return Decision(Action.CORRECT, document, "unfinished row with the same bytes")
+
+
+def written_by(request: IngestRequest, document: Document) -> None:
+    """Point the job at the document it is indexing; called in the index's transaction."""
+    if request.job is not None and request.job.document_id != document.pk:
+        IngestionJob.objects.filter(pk=request.job.pk).update(document=document)
 
 
 def merged_source(stored: dict[str, Any], request: IngestRequest) -> dict[str, Any]:

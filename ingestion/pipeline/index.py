@@ -50,6 +50,17 @@ def summarize(drafts: Sequence[ChunkDraft], threshold: float) -> IndexSummary:
     )
 
 
+def stored_summary(document: Document) -> IndexSummary:
+    """The summary ``write_document`` returned when it indexed ``document``, read back."""
+    chunks = Chunk.objects.filter(document=document)
+    return IndexSummary(
+        status=DocumentStatus(document.status),
+        chunk_count=chunks.count(),
+        indexed_count=chunks.filter(indexed=True).count(),
+        ocr_confidence=document.ocr_confidence,
+    )
+
+
 def _chunk_row(
     document: Document, draft: ChunkDraft, vector: list[float] | None, model_id: str, parked: bool
 ) -> Chunk:

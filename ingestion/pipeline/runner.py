@@ -34,7 +34,7 @@ from ingestion.pipeline.chunk import chunk_document
 from ingestion.pipeline.embed import get_embedder
 from ingestion.pipeline.fetch import fetch
 from ingestion.pipeline.furniture import tidy_pages
-from ingestion.pipeline.index import summarize, write_document
+from ingestion.pipeline.index import IndexSummary, stored_summary, summarize, write_document
 from ingestion.pipeline.late_chunk import document_vectors
 from ingestion.pipeline.locks import advisory_lock
 from ingestion.pipeline.ocr.step import OcrOutcome, run_ocr
@@ -149,7 +149,7 @@ def _run(request: IngestRequest, obs: CompositeObserver, tmp: Path) -> IngestRes
     if decision.action is identity.Action.DEFER:
         return deferred
     document = None
-    if decision.action is not identity.Action.SKIP:
+    if decision.action not in (identity.Action.SKIP, identity.Action.FINISHED):
         document = _prepare(decision, request, fetched)
         if document is None:
             return deferred
@@ -181,6 +181,9 @@ def _after_fetch(
     document: Document | None,
     policy: RetryPolicy,
 ) -> IngestResult:
+    if decision.action is identity.Action.FINISHED:
+        assert decision.document is not None
+        return _finished_before(obs, decision.document, fetched.sha256)
     if decision.action is identity.Action.SKIP:
         assert decision.document is not None
         doc = decision.document
@@ -299,7 +302,19 @@ def _process(
                 title_from_heading=not request.title_from_partner,
             ),
         )
+        identity.written_by(request, document)
         _timed("relations", lambda: _refresh_relations(document))
+    return _report_indexed(obs, document, pending, summary, fetched.sha256)
+
+
+def _report_indexed(
+    obs: CompositeObserver,
+    document: Document,
+    pending: Pending,
+    summary: IndexSummary,
+    checksum: str,
+) -> IngestResult:
+    """The held stages, then indexed or needs_review: the events of a committed index."""
     for key, held_meta, at in pending:
         obs.milestone(key, document_id=document.pk, meta=held_meta, at=at)
     terminal = (
@@ -317,5 +332,18 @@ def _process(
         chunk_count=summary.chunk_count,
         indexed_count=summary.indexed_count,
         ocr_confidence=summary.ocr_confidence,
-        checksum=fetched.sha256,
+        checksum=checksum,
     )
+
+
+def _finished_before(obs: CompositeObserver, document: Document, checksum: str) -> IngestResult:
+    """This job indexed these bytes and its worker died before the outcome was saved: the
+    stored document's stages are reported as the run that wrote them would have."""
+    summary = stored_summary(document)
+    now = datetime.now(UTC)
+    pending: Pending = [(Milestone.PARSED, None, now)]
+    if summary.ocr_confidence is not None:
+        pending.append((Milestone.OCR, {"ocrConfidence": summary.ocr_confidence}, now))
+    pending.append((Milestone.CHUNKED, {"chunkCount": summary.chunk_count}, now))
+    pending.append((Milestone.EMBEDDED, {"chunkCount": summary.indexed_count}, now))
+    return _report_indexed(obs, document, pending, summary, checksum)
