@@ -29,6 +29,11 @@ CATCHWORD_RE = re.compile(r"(?:(?:\.\s?){3,}|…)\s*$")
 # only if the next page opens with its words (:func:`drop_echoed_catchwords`).
 THIN_CATCHWORD_RE = re.compile(r"(?:\.\s?)+$|…\s*$")
 CATCHWORD_MAX_WORDS = 8
+# The copy stamp an official copy carries on its first page. In capitals it is never the
+# regulation's word ("salinan akta" is); a converter that flattens the page prints it
+# inside a sentence ("yang dimaksud dengan: SALINAN 1. Jaminan …"), where it hides the
+# list's first number from the grammar.
+COPY_STAMP_RE = re.compile(r"(?<!\S)SALINAN(?!\S)[ \t]*")
 _CLAUSE_END = (".", ";", ":")
 _TRAILING_FRAGMENT_RE = re.compile(r"\w+-$")
 
@@ -38,13 +43,20 @@ def tidy_pages(pages: list[list[Block]]) -> int:
     how many blocks went."""
     removed = 0
     for index, blocks in enumerate(pages):
-        kept = without_catchword([b for b in blocks if not PAGE_NUMBER_RE.match(b.text)])
+        for block in blocks:
+            block.text = without_copy_stamp(block.text)
+        kept = [b for b in blocks if b.text and not PAGE_NUMBER_RE.match(b.text)]
+        kept = without_catchword(kept)
         removed += len(blocks) - len(kept)
         pages[index] = kept
     removed += drop_running_heads(pages)
     removed += drop_echoed_catchwords(pages)
     join_across_pages(pages)
     return removed
+
+
+def without_copy_stamp(text: str) -> str:
+    return COPY_STAMP_RE.sub("", text).strip() if "SALINAN" in text else text
 
 
 def without_catchword(blocks: list[Block]) -> list[Block]:

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from ingestion.pipeline.base import Block, BlockKind, ParsedDocument
+from ingestion.pipeline.furniture import without_copy_stamp
 
 MD_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 MD_TABLE_RULE_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
@@ -34,7 +35,8 @@ def decode_text(data: bytes) -> str:
 def _paragraphs(text: str, page: int) -> list[Block]:
     blocks = []
     for chunk in re.split(r"\n\s*\n", text):
-        cleaned = "\n".join(line.rstrip() for line in chunk.strip("\n").splitlines()).strip()
+        lines = (without_copy_stamp(line).rstrip() for line in chunk.strip("\n").splitlines())
+        cleaned = "\n".join(lines).strip()
         if cleaned:
             blocks.append(Block(text=cleaned, page=page))
     return blocks
