@@ -74,7 +74,9 @@ REFERENCE_BEFORE_RE = re.compile(r"(?:\b(?:ayat|dan|atau|sampai|dengan)|[,(])\s*
 REFERENCE_WORD_BEFORE_RE = re.compile(r"\b(?:ayat|dan|atau|sampai|dengan)\s*$", re.I)
 SENTENCE_END_RE = re.compile(r"[.;:]\W{0,2}\s*$")
 ITEM_BEFORE_RE = re.compile(r"(?:[;:]|[;,]\s*(?:dan|atau))\s*$")
-MARKER_ONLY_RE = re.compile(r"^(?:\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\.)$")
+# The number an ayat, huruf or angka opens with: "(1)", "(2a)", "a.", "1.".
+ITEM_NUMBER = r"\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\."
+MARKER_ONLY_RE = re.compile(rf"^(?:{ITEM_NUMBER})$")
 TITLE_MAX_WORDS = 15
 # Printed gazettes end each page with a catchword announcing the next page ("Pasal 3 . . .").
 CATCHWORD_RE = re.compile(r"^\S(?:\S|\s(?!\.)){0,80}\s?(?:\.\s?){3}$|^\S.{0,80}…$|^(?:\.\s?){3,}$")

@@ -9,16 +9,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ingestion.legal.structure import ITEM_NUMBER
 from ingestion.pipeline.base import Block, BlockKind, ParsedDocument
 from ingestion.pipeline.furniture import without_copy_stamp
 
 MD_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 MD_TABLE_RULE_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
 # A list item whose text opens with its own number ("- (1) Setiap …", "- a. NIB; dan",
-# OCR's "- (21 Upah …"): the bullet is the converter's, the number is the document's.
-MD_NUMBERED_ITEM_RE = re.compile(
-    r"^\s*[-*+]\s+(?=(?:\(\d{1,3}[a-z]?\)?|\d{1,3}\.|[a-z]\.)(?:\s|$))"
-)
+# OCR's unclosed "- (21 Upah …"): the bullet is the converter's, the number is the document's.
+MD_NUMBERED_ITEM_RE = re.compile(rf"^\s*[-*+]\s+(?=(?:{ITEM_NUMBER}|\(\d{{1,3}})(?:\s|$))")
 
 
 def decode_text(data: bytes) -> str:
@@ -68,7 +67,7 @@ def _md_page(text: str, page: int) -> list[Block]:
         heading = MD_HEADING_RE.match(line)
         if heading:
             _flush(pending, page, out)
-            title = heading.group(2).strip()
+            title = without_copy_stamp(heading.group(2).strip())
             if title:
                 out.append(
                     Block(title, page=page, kind=BlockKind.HEADING, level=len(heading.group(1)))
