@@ -227,6 +227,12 @@ def has_terminal(job_id: str) -> Callable[[list[StageMessage]], bool]:
     return lambda messages: any(m.key == job_id for m in terminals(messages))
 
 
+def has_events(job_id: str, count: int) -> Callable[[list[StageMessage]], bool]:
+    """At least ``count`` events of the job. Wait for these, not for the terminal event:
+    each stage has its own topic, so the terminal may arrive before an earlier stage's."""
+    return lambda messages: sum(m.key == job_id for m in messages) >= count
+
+
 def committed_offset(topics: KafkaTopics, partition: int = 0) -> int:
     """The worker group's committed offset on the input topic (-1001 when none)."""
     consumer = Consumer({"bootstrap.servers": topics.bootstrap, "group.id": topics.group_id})

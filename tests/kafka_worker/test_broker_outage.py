@@ -13,7 +13,7 @@ from tests.kafka_worker.helpers import (
     StageReader,
     WorkerProcess,
     follows_contract_order,
-    has_terminal,
+    has_events,
     produce,
     put_object,
     record_bytes,
@@ -45,7 +45,7 @@ def test_events_pending_during_a_broker_outage_are_drained_in_order_afterwards(
     worker.wait_for(rf"jobId={record['jobId']} documentId=\S+ outcome=indexed", 120)
     unpublished = StageEvent.objects.exclude(publish_status=PublishStatus.PUBLISHED).count()
     kafka_broker.start()
-    reader.read(has_terminal(record["jobId"]), timeout=120)
+    reader.read(has_events(record["jobId"], len(SCANNED)), timeout=120)
     reader.settle(2.0)
 
     assert unpublished > 0  # the outage really left events in the outbox

@@ -48,7 +48,7 @@ def test_two_workers_in_one_group_index_every_record_once(
     for partition in range(4):
         batch = [record_bytes(r) for r in records[partition::4]]
         produce(unique_topics.bootstrap, unique_topics.input_topic, batch, partition=partition)
-    reader.read(lambda ms: len(terminals(ms)) >= RECORDS, timeout=240)
+    reader.read(lambda ms: len(ms) >= RECORDS * len(BORN_DIGITAL), timeout=240)
     reader.settle(2.0)
 
     per_job = Counter(m.key for m in terminals(reader.messages))
