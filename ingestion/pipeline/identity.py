@@ -14,10 +14,12 @@ Given the fetched bytes' sha256 and the request's (source_type, source_key, sour
    worker holds that row's document lock, then this request is deferred.
 4. Otherwise a new Document row: a new edition when the key already has other versions.
 
-Rule 1 has one exception: the unchanged row is the job's own. Its worker died after the
-index committed and before the outcome was saved, and the job is being run again; the
-document is reported as that run would have reported it (``FINISHED``), not as skipped.
-The job points at its document from the index's transaction on (``written_by``).
+Rule 1 has one exception: the unchanged row's content was written by this very job. Its
+worker died after the index committed and before the outcome was saved, and the job is
+being run again; the document is reported as that run would have reported it
+(``FINISHED``), not as skipped. The index's transaction records the job that wrote a
+document's content (``written_by``); a job that merely pointed at the row, one that failed
+on it before another job indexed it, is skipped like any other.
 
 Admin uploads without a source key use ``source_key = upload:<sha256>`` (see
 ingestion.jobs). The contract keeps their old SHA-256 + version dedupe, so for them rule 1
@@ -35,7 +37,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from ingestion.legal.identity import document_citation, title_labels
-from ingestion.models import COMPLETED_STATUSES, Document, DocumentStatus, IngestionJob
+from ingestion.models import COMPLETED_STATUSES, Document, DocumentStatus
 from ingestion.pipeline.locks import held_elsewhere
 from ingestion.pipeline.request import IngestRequest
 from ingestion.storage import FetchedFile
@@ -89,7 +91,7 @@ def decide(request: IngestRequest, checksum: str) -> Decision:
     unchanged = [d for d in own if d.checksum == checksum and d.status in COMPLETED_STATUSES]
     if is_content_key(request, checksum):
         unchanged = [d for d in unchanged if d.metadata.get("source_version") == version]
-    own_work = [d for d in unchanged if request.job is not None and request.job.document_id == d.pk]
+    own_work = [d for d in unchanged if _written_by_this_job(request, d)]
     if own_work:
         return Decision(Action.FINISHED, own_work[0], "indexed by this job before a crash")
     if unchanged:
@@ -129,10 +131,23 @@ def _same_bytes_elsewhere(document: Document) -> Decision:
     return Decision(Action.CORRECT, document, "unfinished row with the same bytes")
 
 
+WRITTEN_BY = "written_by_job"  # metadata key: the job whose run wrote the current content
+
+
 def written_by(request: IngestRequest, document: Document) -> None:
-    """Point the job at the document it is indexing; called in the index's transaction."""
-    if request.job is not None and request.job.document_id != document.pk:
-        IngestionJob.objects.filter(pk=request.job.pk).update(document=document)
+    """Record the job that wrote the document's content; called in the index's transaction,
+    after ``write_document`` (which holds the row's lock)."""
+    if request.job is None:
+        return
+    doc = Document.objects.get(pk=document.pk)
+    doc.metadata = {**doc.metadata, WRITTEN_BY: str(request.job.pk)}
+    doc.save(update_fields=["metadata"])
+
+
+def _written_by_this_job(request: IngestRequest, document: Document) -> bool:
+    indexed = document.status in (DocumentStatus.INDEXED, DocumentStatus.NEEDS_REVIEW)
+    job = request.job
+    return indexed and job is not None and document.metadata.get(WRITTEN_BY) == str(job.pk)
 
 
 def merged_source(stored: dict[str, Any], request: IngestRequest) -> dict[str, Any]:

@@ -338,7 +338,8 @@ def _report_indexed(
 
 def _finished_before(obs: CompositeObserver, document: Document, checksum: str) -> IngestResult:
     """This job indexed these bytes and its worker died before the outcome was saved: the
-    stored document's stages are reported as the run that wrote them would have."""
+    stored document's stages are reported as the run that wrote them would have, stamped
+    now (that run's times were lost with it)."""
     summary = stored_summary(document)
     now = datetime.now(UTC)
     pending: Pending = [(Milestone.PARSED, None, now)]

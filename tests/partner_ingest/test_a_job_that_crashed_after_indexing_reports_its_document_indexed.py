@@ -1,7 +1,9 @@
 """A worker that dies after the index committed but before the terminal event was saved
 leaves the job ``processing``. The redelivery finds the same bytes already indexed; that
 document is the job's own work, so the partner hears ``indexed/done`` for it, with its
-stages, and never ``skipped`` ("konten sama dengan dokumen yang sudah ada")."""
+stages, and never ``skipped`` ("konten sama dengan dokumen yang sudah ada"). Only the job
+whose run wrote the document's content counts: a job that failed on the row before another
+job indexed it is skipped on its retry like any other."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from ingestion.errors import PermanentError
 from ingestion.models import Chunk, Document, DocumentStatus, IngestionJob, JobState
+from ingestion.pipeline import runner
 from partner_events.handler import ConsumerOutcome, handle_record
 from partner_events.lifecycle import StageEventObserver
 from partner_events.models import StageEvent
@@ -93,3 +97,28 @@ def test_another_job_with_the_same_bytes_is_still_skipped_after_that_crash(
 
     assert outcome.outcome == ConsumerOutcome.SKIPPED
     assert outcome.document_id == Document.objects.get().pk
+
+
+def test_a_failed_job_retried_after_another_job_indexed_its_row_is_skipped(
+    store_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = doc_uploaded(put_object(store_dir, "jdih/qanun-gagal.txt", LEGAL_TEXT.encode()))
+    raw = json.dumps(record).encode()
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "document_vectors", _embedding_refused)
+        failed = handle_record(raw, publisher=StdoutPublisher(io.StringIO()))
+    assert failed.outcome == ConsumerOutcome.ERROR
+    other = {**record, "jobId": record["documentId"]}  # the same bytes under a new jobId
+    indexed = handle_record(json.dumps(other).encode(), publisher=StdoutPublisher(io.StringIO()))
+    assert indexed.outcome == ConsumerOutcome.INDEXED
+    assert (
+        IngestionJob.objects.get(partner_job_id=record["jobId"]).document_id == indexed.document_id
+    )
+
+    retried = handle_record(raw, publisher=StdoutPublisher(io.StringIO()))
+
+    assert (retried.outcome, retried.document_id) == (ConsumerOutcome.SKIPPED, indexed.document_id)
+
+
+def _embedding_refused(*_args: Any, **_kwargs: Any) -> Any:
+    raise PermanentError("model menolak teks", code="embed_refused")
