@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ingestion.legal.structure import ITEM_NUMBER
 from ingestion.pipeline.base import Block
 from ingestion.pipeline.reflow import join_broken, starts_item
 
@@ -29,11 +30,12 @@ CATCHWORD_RE = re.compile(r"(?:(?:\.\s?){3,}|…)\s*$")
 # only if the next page opens with its words (:func:`drop_echoed_catchwords`).
 THIN_CATCHWORD_RE = re.compile(r"(?:\.\s?)+$|…\s*$")
 CATCHWORD_MAX_WORDS = 8
-# The copy stamp an official copy carries on its first page. In capitals it is never the
-# regulation's word ("salinan akta" is); a converter that flattens the page prints it
-# inside a sentence ("yang dimaksud dengan: SALINAN 1. Jaminan …"), where it hides the
-# list's first number from the grammar.
-COPY_STAMP_RE = re.compile(r"(?<!\S)SALINAN(?!\S)[ \t]*")
+# The copy stamp an official copy carries on its first page. A converter that flattens the
+# page to text prints it inside a line, where it hides a list's first number from the
+# grammar ("yang dimaksud dengan: SALINAN 1. Jaminan …"). Only the stamp alone on its line
+# or right before an item's number goes: in capitals the word is also the regulation's own
+# ("diberikan sebagai SALINAN yang sama bunyinya", UU 2/2014 Pasal 1 angka 9).
+COPY_STAMP_RE = re.compile(rf"^\s*SALINAN\s*$|(?<!\S)SALINAN\s+(?=(?:{ITEM_NUMBER})(?:\s|$))")
 _CLAUSE_END = (".", ";", ":")
 _TRAILING_FRAGMENT_RE = re.compile(r"\w+-$")
 
@@ -43,10 +45,7 @@ def tidy_pages(pages: list[list[Block]]) -> int:
     how many blocks went."""
     removed = 0
     for index, blocks in enumerate(pages):
-        for block in blocks:
-            block.text = without_copy_stamp(block.text)
-        kept = [b for b in blocks if b.text and not PAGE_NUMBER_RE.match(b.text)]
-        kept = without_catchword(kept)
+        kept = without_catchword([b for b in blocks if not PAGE_NUMBER_RE.match(b.text)])
         removed += len(blocks) - len(kept)
         pages[index] = kept
     removed += drop_running_heads(pages)
@@ -55,8 +54,9 @@ def tidy_pages(pages: list[list[Block]]) -> int:
     return removed
 
 
-def without_copy_stamp(text: str) -> str:
-    return COPY_STAMP_RE.sub("", text).strip() if "SALINAN" in text else text
+def without_copy_stamp(line: str) -> str:
+    """One line of a flattened text without the copy stamp (see ``COPY_STAMP_RE``)."""
+    return COPY_STAMP_RE.sub("", line) if "SALINAN" in line else line
 
 
 def without_catchword(blocks: list[Block]) -> list[Block]:

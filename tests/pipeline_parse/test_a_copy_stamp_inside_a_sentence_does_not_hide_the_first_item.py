@@ -1,7 +1,8 @@
 """A converter that flattens an official copy's first page can print its stamp "SALINAN"
 inside the Ketentuan Umum ("yang dimaksud dengan: SALINAN 1. Jaminan …"). The stamp is
-page furniture, not the regulation's word: angka 1 is a unit as it is without the stamp.
-"""
+page furniture: alone on its line, or right before an item's number, it goes, and angka 1
+is a unit as it is without the stamp. Elsewhere the word in capitals is the regulation's
+own and stays."""
 
 from __future__ import annotations
 
@@ -42,8 +43,22 @@ def test_the_stamp_goes_and_angka_1_is_a_unit(tmp_path: Path, fmt: str) -> None:
     assert units[1:] == [("angka", "1", "1. Jaminan Pen"), ("angka", "2", "2. Peserta ada")]
 
 
-def test_the_word_salinan_in_the_regulations_own_sentence_stays(tmp_path: Path) -> None:
-    path = tmp_path / "pasal.txt"
-    path.write_text("Pasal 3\n\nSalinan akta diberikan kepada pemohon.\n", encoding="utf-8")
+def test_the_stamp_alone_on_its_line_goes(tmp_path: Path) -> None:
+    path = tmp_path / "sampul.md"
+    path.write_text("## SALINAN\n\nSALINAN\nPRESIDEN REPUBLIK INDONESIA\n", encoding="utf-8")
+    blocks = parse(path, "md", ParseLimits()).blocks
+    assert [b.text for b in blocks] == ["PRESIDEN REPUBLIK INDONESIA"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'frasa "diberikan sebagai SALINAN yang sama bunyinya" dicantumkan pada akta.',
+        "BAB IV SALINAN PUTUSAN",
+    ],
+)
+def test_the_word_in_capitals_in_the_regulations_own_text_stays(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "uu_2_2014.txt"
+    path.write_text(f"Pasal 1\n\n{line}\n", encoding="utf-8")
     blocks = parse(path, "txt", ParseLimits()).blocks
-    assert "Salinan akta diberikan" in "\n".join(b.text for b in blocks)
+    assert line in "\n".join(b.text for b in blocks)

@@ -67,7 +67,7 @@ def _md_page(text: str, page: int) -> list[Block]:
         heading = MD_HEADING_RE.match(line)
         if heading:
             _flush(pending, page, out)
-            title = without_copy_stamp(heading.group(2).strip())
+            title = without_copy_stamp(heading.group(2)).strip()
             if title:
                 out.append(
                     Block(title, page=page, kind=BlockKind.HEADING, level=len(heading.group(1)))
