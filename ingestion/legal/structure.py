@@ -90,7 +90,7 @@ _REPEATED_CATCHWORD_RE = re.compile(
 # before the next unit's marker.
 _STRANDED_CATCHWORD_RE = re.compile(
     r"(?<=[.;:])\s+[^\s.…]\S*(?: \S+){0,2}?(?:\.\.\.|…)"
-    r"(?=\s+(?:\(\d{1,3}[a-z]?\)|[a-z]\.|\d{1,3}\.)\s)"
+    rf"(?=\s+(?:{ITEM_NUMBER})\s)"
 )
 _DOTS_RE = re.compile(r"\s?(?:(?:\.\s?){3,}|…)$")
 _THIN_DOTS_RE = re.compile(r"\s?(?:\.\s?){2,}$|\s?…$")
