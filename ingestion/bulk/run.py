@@ -76,8 +76,8 @@ def ready_for_search() -> None:
 
     An import that replaced documents leaves dead rows, and until a vacuum marks the pages
     all-visible every index match fetches its heap page to check them: at 5,871
-    regulations, after 77 were re-imported, `/api/search` p95 was 164-168 ms before and
-    129-131 ms after (docs/scaling.md). New statistics also tell the lexical match how
+    regulations, after 77 were re-imported, `/api/search` p95 was 164-168 ms without this
+    step and 134 ms with it (docs/scaling.md). New statistics also tell the lexical match how
     common each word now is. Skipped inside a transaction (VACUUM cannot run there); a
     failure is logged and the import's outcome stands, since autovacuum will get there."""
     if connection.in_atomic_block:
