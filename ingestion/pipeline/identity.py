@@ -134,14 +134,16 @@ def _same_bytes_elsewhere(document: Document) -> Decision:
 WRITTEN_BY = "written_by_job"  # metadata key: the job whose run wrote the current content
 
 
-def written_by(request: IngestRequest, document: Document) -> None:
-    """Record the job that wrote the document's content; called in the index's transaction,
-    after ``write_document`` (which holds the row's lock)."""
-    if request.job is None:
-        return
-    doc = Document.objects.get(pk=document.pk)
-    doc.metadata = {**doc.metadata, WRITTEN_BY: str(request.job.pk)}
-    doc.save(update_fields=["metadata"])
+def written_by(
+    request: IngestRequest, document: Document, fields: dict[str, Any] | None
+) -> dict[str, Any]:
+    """``fields`` for ``write_document`` with the job that writes the content recorded in
+    the metadata, so the record commits with the chunks it describes."""
+    fields = dict(fields or {})
+    if request.job is not None:
+        metadata = fields.get("metadata", document.metadata)
+        fields["metadata"] = {**metadata, WRITTEN_BY: str(request.job.pk)}
+    return fields
 
 
 def _written_by_this_job(request: IngestRequest, document: Document) -> bool:

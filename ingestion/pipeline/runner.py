@@ -297,12 +297,11 @@ def _process(
                 model_id=embedder.model_id,
                 threshold=threshold,
                 page_count=parsed.page_count,
-                fields=fields,
+                fields=identity.written_by(request, document, fields),
                 unit_vectors=unit_vectors,
                 title_from_heading=not request.title_from_partner,
             ),
         )
-        identity.written_by(request, document)
         _timed("relations", lambda: _refresh_relations(document))
     return _report_indexed(obs, document, pending, summary, fetched.sha256)
 
