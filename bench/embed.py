@@ -346,7 +346,7 @@ def main() -> int:
     model, nano = engine(), E5(num_threads=THREADS)
     texts = passages(model, args.passages)
     with tempfile.TemporaryDirectory(prefix="bench-embed-fp32-") as tmp:
-        engines = {"int8 engine": model, "int8, 4096-tok calls": CallBudget(model, 4096)}
+        engines = {"int8 engine": model, "int8 @ 4096 tokens": CallBudget(model, 4096)}
         if not args.no_fp32:
             engines["fp32 ONNX (same)"] = fp32_engine(Path(tmp))
         speed(engines, nano, texts, args.repeats)

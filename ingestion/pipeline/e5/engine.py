@@ -30,10 +30,11 @@ FLOAT_LINEARS = tuple(f"l{layer}.fo" for layer in range(6))
 # recipe (an older install, a path set by hand) would store its vectors under this code's
 # model id, so it is refused like a broken file.
 RECIPE_KEY = "aceh_rag.recipe"
-# Padded tokens per ONNX Runtime call. Calls of about a thousand tokens keep each layer's
-# activations (1,024 × 384 floats, 1.5 MB) in the core's cache: 1.3–1.4× the tokens/s of
-# 4,096-token calls on 188-token passages (docs/decisions.md, "Calls of a thousand tokens").
-# It also bounds the attention scores: rows × width² ≤ 1,024 × 512.
+# Padded tokens per ONNX Runtime call. Calls of about a thousand tokens keep the 384-wide
+# activations (1,024 × 384 floats, 1.5 MB) in the core's cache: 1.2–1.3× the tokens/s of
+# 4,096-token calls on real passages (docs/decisions.md, "Calls of a thousand tokens").
+# A window is at most 512 ids, so this also bounds the attention scores: rows × width² ≤
+# 1,024 × 512 (two full windows to a call).
 BATCH_TOKENS = 1024
 # A call pads every row to its longest: a window joins a call only if it is at most a
 # quarter (or this many tokens) longer than the call's first, so padding stays under ~25 %.
