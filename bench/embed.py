@@ -240,19 +240,20 @@ ENGINES = {  # label: settings of one ingest run
 
 
 def ingest_once(text: str, name: str, overrides: dict[str, str]) -> tuple[float, int, str]:
-    """Seconds to ingest the regulation afresh (empty store and cache), chunks, model id."""
+    """Seconds to ingest the regulation afresh (empty store: no stored vector to reuse),
+    chunks, model id."""
     from django.test import override_settings
 
     from ingestion import storage
-    from ingestion.models import Document, EmbeddingCache
+    from ingestion.models import Document
     from ingestion.pipeline.embed import get_embedder
     from ingestion.pipeline.request import IngestRequest
     from ingestion.pipeline.runner import ingest
     from tests.object_store import put_object
     from tests.pipeline_core.helpers import RecordingObserver
 
-    Document.objects.all().delete()  # the same bytes again would be skipped as known
-    EmbeddingCache.objects.all().delete()
+    # The same bytes again would be skipped as known, and their rows' vectors reused.
+    Document.objects.all().delete()
     with tempfile.TemporaryDirectory(prefix="bench-embed-") as tmp:
         settings = {"OBJECT_STORAGE_URL": Path(tmp).as_uri(), "MODEL_GATEWAY_URL": None}
         with override_settings(**settings, **overrides):

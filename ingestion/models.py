@@ -13,14 +13,27 @@ from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, F, Func, Q, Value, When
 from django.db.models.fields.json import KT, KeyTextTransform
+from django.db.models.functions import Concat
 from django.db.models.lookups import Exact
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from ingestion.legal.units import UnitKind
 from ingestion.sources import SourceType
+
+
+def digest_of(*cases: When, default: models.Expression) -> Func:
+    """sha256 of the passage a row's vector was made from, as the passage is built in
+    ``cases``; equal to ``ingestion.pipeline.embed.passage_digest`` of the same text.
+    ``passage_sha256`` is migration 0018's immutable wrapper of ``convert_to`` (only stable,
+    and a generated column needs immutable)."""
+    passage = Case(*cases, default=default)
+    return Func(passage, function="passage_sha256", output_field=models.BinaryField())
+
+
+NEWLINE = Value("\n", output_field=models.TextField())
 
 
 class DocumentStatus(models.TextChoices):
@@ -192,6 +205,16 @@ class Chunk(models.Model):
         output_field=SearchVectorField(),
         db_persist=True,
     )
+    # sha256 of the passage the vector was made from (ingestion.pipeline.embed.passage_text):
+    # a passage met again takes this row's vector instead of the model's.
+    passage_digest = models.GeneratedField(
+        expression=digest_of(
+            When(heading_path="", then=F("text")),
+            default=Concat(F("heading_path"), NEWLINE, F("text")),
+        ),
+        output_field=models.BinaryField(),
+        db_persist=True,
+    )
 
     class Meta:
         ordering = ["document", "ordinal"]
@@ -207,6 +230,11 @@ class Chunk(models.Model):
                 opclasses=["vector_cosine_ops"],
             ),
             GinIndex(fields=["search_vector"], name="chunk_search_vector_gin"),
+            models.Index(
+                fields=["passage_digest"],
+                condition=models.Q(embedding__isnull=False),
+                name="chunk_passage_digest",
+            ),
             models.Index(
                 fields=["document"],
                 condition=models.Q(indexed=False),
@@ -266,6 +294,17 @@ class LegalUnit(models.Model):
         output_field=SearchVectorField(),
         db_persist=True,
     )
+    # sha256 of its passage, as Chunk.passage_digest (``context`` holds the heading path and
+    # the lead-in, so the passage is the non-empty ones of context and text, one per line).
+    passage_digest = models.GeneratedField(
+        expression=digest_of(
+            When(context="", then=F("text")),
+            When(text="", then=F("context")),
+            default=Concat(F("context"), NEWLINE, F("text")),
+        ),
+        output_field=models.BinaryField(),
+        db_persist=True,
+    )
 
     class Meta:
         ordering = ["chunk", "start", "-end"]
@@ -279,27 +318,15 @@ class LegalUnit(models.Model):
                 opclasses=["vector_cosine_ops"],
             ),
             models.Index(fields=["document", "pasal"], name="legal_unit_document_pasal"),
+            models.Index(
+                fields=["passage_digest"],
+                condition=models.Q(embedding__isnull=False),
+                name="legal_unit_passage_digest",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.label
-
-
-class EmbeddingCache(models.Model):
-    """Vectors keyed by (model, sha256 of the passage text) so re-ingests skip the model."""
-
-    model = models.CharField(max_length=100)
-    text_hash = models.CharField(max_length=64)
-    embedding = VectorField(dimensions=settings.EMBEDDING_DIM)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["model", "text_hash"], name="embedding_cache_key"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.model}:{self.text_hash[:12]}"
 
 
 class JobOrigin(models.TextChoices):

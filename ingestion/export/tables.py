@@ -93,7 +93,6 @@ TABLES: tuple[Table, ...] = (
 )
 
 NOT_EXPORTED: dict[str, str] = {
-    "ingestion.EmbeddingCache": "a cache of vectors; refilled by the pipeline",
     "ingestion.CorpusExport": "this instance's own export history",
     "ingestion.Consolidation": "rebuilt from the imported texts and relations after import",
     "ingestion.Amendment": "rebuilt with its consolidation",

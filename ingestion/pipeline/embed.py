@@ -14,6 +14,9 @@ which applies no prefix, so this module sends ``"passage: …"`` / ``"query: …
 e5 model behind TEI then yields the vectors it was trained for, and search stays consistent
 with ingestion.
 
+A vector is stored once, in the chunk or unit row it belongs to; a passage embedded before
+by the same model is read back from those rows (``passage_digest``), not recomputed.
+
 Every chunk stores the model id that made its vector, and search compares only vectors of
 the current model: models are never mixed in one search (``manage.py reembed`` migrates).
 """
@@ -35,7 +38,7 @@ from aceh_rag.platform.context import call_context
 from aceh_rag.platform.gateway.client import get_gateway_client
 from aceh_rag.platform.gateway.errors import GatewayError
 from ingestion.errors import TransientError, stage_error
-from ingestion.models import EmbeddingCache
+from ingestion.models import Chunk, LegalUnit
 from ingestion.pipeline.embed_choices import LocalEmbedEngine
 
 log = logging.getLogger(__name__)
@@ -283,44 +286,47 @@ def passage_text(heading_path: str, text: str) -> str:
     return f"{heading_path}\n{text}" if heading_path else text
 
 
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def passage_digest(text: str) -> bytes:
+    """The key a vector is stored under: ``passage_digest`` of the chunk or unit row."""
+    return hashlib.sha256(text.encode("utf-8")).digest()
 
 
-def embed_passages_cached(
-    texts: Sequence[str], embedder: Embedder, *, batch_size: int = 256
-) -> list[list[float]]:
-    """Vectors for ``texts`` in order, computing only those not in EmbeddingCache.
+def stored_vectors(
+    model_id: str, digests: Sequence[bytes], *, batch_size: int = 256
+) -> dict[bytes, list[float]]:
+    """Vectors this model already made for these passages, read from the chunk and unit
+    rows that hold them (the vectors are stored once, in the rows search reads)."""
+    found: dict[bytes, list[float]] = {}
+    unique = list(dict.fromkeys(digests))
+    for model in (Chunk, LegalUnit):
+        for start in range(0, len(unique), batch_size):
+            todo = [d for d in unique[start : start + batch_size] if d not in found]
+            if not todo:
+                continue
+            rows = model.objects.filter(
+                embedding__isnull=False, embedding_model=model_id, passage_digest__in=todo
+            ).values_list("passage_digest", "embedding")
+            found.update((bytes(d), [float(x) for x in vec]) for d, vec in rows if vec is not None)
+    return found
 
-    One bulk lookup per batch and a conflict-ignoring bulk insert, so two workers embedding
-    the same passage at once both succeed.
+
+def embed_passages_cached(texts: Sequence[str], embedder: Embedder) -> list[list[float]]:
+    """Vectors for ``texts`` in order, computing only passages no row holds yet.
+
+    A passage met before (a re-ingest, "Cukup jelas" in another regulation, a reviewed chunk
+    restored) takes the stored vector of the same model; repeats within ``texts`` are
+    computed once. Nothing is written here: the rows the caller writes are the store.
     """
-    hashes = [text_hash(t) for t in texts]
-    found: dict[str, list[float]] = {}
-    unique = list(dict.fromkeys(hashes))
-    for start in range(0, len(unique), batch_size):
-        rows = EmbeddingCache.objects.filter(
-            model=embedder.model_id, text_hash__in=unique[start : start + batch_size]
-        ).values_list("text_hash", "embedding")
-        found.update((h, [float(x) for x in vec]) for h, vec in rows)
-    todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
+    digests = [passage_digest(t) for t in texts]
+    found = stored_vectors(embedder.model_id, digests)
+    todo = {d: t for d, t in zip(digests, texts, strict=True) if d not in found}
     if todo:
-        todo_hashes = list(todo)
-        vectors = embedder.embed_passages([todo[h] for h in todo_hashes])
-        found.update(zip(todo_hashes, vectors, strict=True))
-        EmbeddingCache.objects.bulk_create(
-            [
-                EmbeddingCache(model=embedder.model_id, text_hash=h, embedding=v)
-                for h, v in zip(todo_hashes, vectors, strict=True)
-            ],
-            ignore_conflicts=True,
-            batch_size=batch_size,
-        )
+        found.update(zip(todo, embedder.embed_passages(list(todo.values())), strict=True))
     log.info(
-        "embed: %s passages, %s from cache, %s computed with %s",
+        "embed: %s passages, %s already stored, %s computed with %s",
         len(texts),
         len(texts) - len(todo),
         len(todo),
         embedder.model_id,
     )
-    return [found[h] for h in hashes]
+    return [found[d] for d in digests]

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from ingestion.management.commands import reembed
-from ingestion.models import Chunk, EmbeddingCache, LegalUnit
+from ingestion.models import Chunk, LegalUnit
 from ingestion.pipeline.embed import get_embedder
 from ingestion.pipeline.embed_choices import LocalEmbedEngine
 from ingestion.pipeline.runner import ingest
@@ -27,7 +27,6 @@ class Stop(Exception):
 
 def _age(document_id: Any) -> int:
     """Make the document look embedded by an older model; returns its chunk count."""
-    EmbeddingCache.objects.all().delete()
     LegalUnit.objects.filter(document_id=document_id).update(embedding_model="model-lama")
     return Chunk.objects.filter(document_id=document_id).update(
         embedding_model="model-lama", embedding=[0.0] * 383 + [1.0]
