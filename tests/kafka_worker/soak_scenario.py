@@ -9,8 +9,8 @@ quiet (every job final, the outbox published, every input offset committed) and 
 exact accounting of :func:`account`.
 
 Documents are small texts whose bodies come from a few passages, each made unique by
-trailing whitespace the parser drops: every document is new bytes, yet the embedding cache
-(a real table) serves all but the first few passages, which keeps the run short.
+trailing whitespace the parser drops: every document is new bytes, yet the vectors the earlier
+documents' rows hold serve all but the first few passages, which keeps the run short.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from django.db import connection
 
 from ingestion.legal.identity import title_labels
 from ingestion.models import Chunk, Document, DocumentStatus, SourceType
-from ingestion.pipeline.embed import Embedder, EmbeddingUnavailable
+from ingestion.pipeline.embed import Embedder, EmbeddingUnavailable, passage_text
 from ingestion.search.lexical import reset_term_stats
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -117,6 +117,6 @@ def add_chunk(
         page_to=pages[1],
         indexed=indexed,
         review_state="pending" if not indexed else "",
-        embedding=model.embed_passages([f"{heading_path}\n{text}"])[0],
+        embedding=model.embed_passages([passage_text(heading_path, text)])[0],
         embedding_model=model.model_id,
     )

@@ -3,10 +3,10 @@
 Chunks whose ``embedding_model`` differs from the active embedder's id, or that hold a
 sub-unit (ayat, huruf, angka) of another model, are re-embedded in batches in id order,
 with their units, the way ingestion embeds them (with the int8 engine: one pass per chunk,
-the units from that pass; through the embedding cache). Each batch commits on its own, so
-a stopped run resumes where it stopped when run again. Search compares only vectors of the
-current model, so chunks not yet migrated are absent from dense results meanwhile (still
-found lexically), never mixed in.
+the units from that pass; a passage some row already holds is read back). Each batch
+commits on its own, so a stopped run resumes where it stopped when run again. Search
+compares only vectors of the current model, so chunks not yet migrated are absent from
+dense results meanwhile (still found lexically), never mixed in.
 """
 
 from __future__ import annotations
@@ -18,10 +18,16 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
+from ingestion.legal.store import unit_passages
 from ingestion.legal.units import UnitKind, UnitSpan
 from ingestion.models import Chunk, LegalUnit
 from ingestion.pipeline.base import ChunkDraft
-from ingestion.pipeline.embed import get_embedder
+from ingestion.pipeline.embed import (
+    Embedder,
+    embed_passages_cached,
+    get_embedder,
+    passage_digest,
+)
 from ingestion.pipeline.late_chunk import Vector, document_vectors
 
 
@@ -52,6 +58,7 @@ class Command(BaseCommand):
             units = sub_units(batch)
             drafts = [as_draft(c, units.get(c.id, [])) for c in batch]
             vectors, unit_vectors = document_vectors(drafts, embedder)
+            unit_vectors = own_passages(batch, units, drafts, unit_vectors, embedder)
             done += _store(batch, units, vectors, unit_vectors, embedder.model_id)
             seen += len(batch)
             last_id = batch[-1].id
@@ -81,9 +88,39 @@ def sub_units(batch: list[Chunk]) -> dict[int, list[LegalUnit]]:
     """The embedded units (below the Pasal) of these chunks, in the order ingestion wrote them."""
     out: dict[int, list[LegalUnit]] = {}
     rows = LegalUnit.objects.filter(chunk_id__in=[c.id for c in batch], depth__gt=0).order_by("id")
-    for unit in rows.only("id", "chunk_id", "kind", "pasal", "start", "end", "page", "depth"):
+    fields = ("id", "chunk_id", "kind", "pasal", "start", "end", "page", "depth")
+    for unit in rows.only(*fields, "context", "text", "passage_digest"):
         out.setdefault(unit.chunk_id, []).append(unit)
     return out
+
+
+def own_passages(
+    batch: list[Chunk],
+    units: dict[int, list[LegalUnit]],
+    drafts: list[ChunkDraft],
+    vectors: list[Vector],
+    embedder: Embedder,
+) -> list[Vector]:
+    """The vectors, except that a unit whose passage no longer reads as the chunk's text
+    does (a reviewer corrected the chunk; the unit rows keep the text they were cut from)
+    is embedded from its own stored passage: a row's vector is always of its digest's
+    passage, which ``embed.stored_vectors`` relies on."""
+    rows = [unit for chunk in batch for unit in units.get(chunk.id, [])]
+    rebuilt = unit_passages(drafts)
+    out = list(vectors)
+    stale = [
+        i
+        for i, (unit, passage) in enumerate(zip(rows, rebuilt, strict=True))
+        if bytes(unit.passage_digest) != passage_digest(passage)
+    ]
+    own = [_stored_passage(rows[i]) for i in stale]
+    for i, vector in zip(stale, embed_passages_cached(own, embedder), strict=True):
+        out[i] = vector
+    return out
+
+
+def _stored_passage(unit: LegalUnit) -> str:
+    return "\n".join(part for part in (unit.context, unit.text) if part)
 
 
 def as_draft(chunk: Chunk, units: list[LegalUnit]) -> ChunkDraft:
