@@ -13,9 +13,8 @@ database work plus fusion, not the e5 model. Goal: hybrid p95 < 150 ms.
 Legal units are loaded too (``--units-per-chunk``, default 3: the Pasal and two embedded
 ayat, about what the corpus regulations average), so the search pays what it pays in
 production: the unit re-scoring of the top candidates and the cited unit of every result.
-The unit HNSW index is built only with ``--unit-hnsw``: with the default tuning no query
-reads it (the unit lists have weight 0, see docs/decisions.md), and building it over
-~900k vectors takes most of an hour on two cores.
+The unit vectors have no HNSW index: search reads them only through their chunk
+(migration 0019, docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -96,10 +95,10 @@ def setup_django(database_url: str | None) -> None:
     call_command("migrate", verbosity=0)
 
 
-UNIT_INDEXES = ("legal_unit_search_gin", "legal_unit_embedding_hnsw", "legal_unit_document_pasal")
+UNIT_INDEXES = ("legal_unit_search_gin", "legal_unit_document_pasal")
 
 
-def load(n_chunks: int, seed: int, units_per_chunk: int, unit_hnsw: bool) -> None:
+def load(n_chunks: int, seed: int, units_per_chunk: int) -> None:
     from django.db import connection
     from pgvector.psycopg import register_vector
 
@@ -131,9 +130,6 @@ def load(n_chunks: int, seed: int, units_per_chunk: int, unit_hnsw: bool) -> Non
         started = time.perf_counter()
         cursor.execute("SET maintenance_work_mem = '1GB'")
         for name, definition in indexes:
-            if name == "legal_unit_embedding_hnsw" and not unit_hnsw:
-                print(f"index {name}: not built (--unit-hnsw builds it)")
-                continue
             t0 = time.perf_counter()
             cursor.execute(definition)
             print(f"index {name}: {time.perf_counter() - t0:.0f}s")
@@ -339,13 +335,12 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--units-per-chunk", type=int, default=3, help="0: no legal units")
-    parser.add_argument("--unit-hnsw", action="store_true", help="also build the unit HNSW")
     parser.add_argument("--skip-load", action="store_true", help="measure an already loaded DB")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-scale-"):
         setup_django(args.database_url)
         if not args.skip_load:
-            load(args.chunks, args.seed, args.units_per_chunk, args.unit_hnsw)
+            load(args.chunks, args.seed, args.units_per_chunk)
         measure(args.queries, args.seed)
     return 0
 

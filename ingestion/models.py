@@ -309,14 +309,10 @@ class LegalUnit(models.Model):
     class Meta:
         ordering = ["chunk", "start", "-end"]
         indexes = [
+            # No HNSW on the unit vectors: search reads them only through their chunk (the
+            # unit re-scoring of candidate chunks), never as nearest neighbours of a query,
+            # and an unread graph of 2 KB a vector slowed every import (docs/decisions.md).
             GinIndex(fields=["search_vector"], name="legal_unit_search_gin"),
-            HnswIndex(
-                name="legal_unit_embedding_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            ),
             models.Index(fields=["document", "pasal"], name="legal_unit_document_pasal"),
             models.Index(
                 fields=["passage_digest"],

@@ -20,6 +20,12 @@ def test_chunk_embeddings_have_an_hnsw_cosine_index() -> None:
 
 
 @pytest.mark.django_db
+def test_unit_vectors_have_no_hnsw_index_as_search_reads_them_by_chunk() -> None:
+    definitions = index_definitions("ingestion_legalunit").values()
+    assert not [d for d in definitions if "USING hnsw" in d]
+
+
+@pytest.mark.django_db
 def test_chunk_text_has_a_gin_full_text_index() -> None:
     definition = index_definitions("ingestion_chunk")["chunk_search_vector_gin"]
     assert "USING gin" in definition

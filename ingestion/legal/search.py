@@ -119,17 +119,6 @@ _CHUNK_UNITS_SQL = (
     + _SCORE
     + " ORDER BY cand.chunk_id, cand.start, cand.end DESC"
 )
-_DENSE_SQL = """
-    SELECT id, chunk_id, document_id FROM (
-        SELECT u.id, u.chunk_id, u.document_id, u.embedding <=> %(vec)s::vector AS distance
-        FROM ingestion_legalunit u
-        JOIN ingestion_chunk c ON c.id = u.chunk_id
-        JOIN documents d ON d.id = u.document_id
-        WHERE c.indexed AND u.embedding_model = %(model)s AND {where}
-        ORDER BY u.embedding <=> %(vec)s::vector
-        LIMIT %(n)s
-    ) nearest ORDER BY distance, id
-"""
 
 
 def _bm25_params(lexemes: list[str]) -> dict[str, Any]:
@@ -176,19 +165,6 @@ def unit_rows(sql: str, params: dict[str, Any]) -> list[tuple[UnitRow, str]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [(_unit(r), str(r[15])) for r in cursor.fetchall()]
-
-
-def dense_unit_chunks(
-    vector: Sequence[float], model_id: str, query: SearchQuery, *, limit: int, ef_search: int
-) -> list[tuple[int, str]]:
-    """``(chunk_id, document_id)`` of the units nearest the query, best first, one per unit."""
-    where, params = document_filter(query)
-    params |= {"vec": vector_literal(vector), "model": model_id, "n": limit}
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef_search)])
-        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-        cursor.execute(_DENSE_SQL.format(where=where), params)
-        return [(row[1], str(row[2])) for row in cursor.fetchall()]
 
 
 def chunk_units(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ingestion.legal.units import UnitSpan, is_embedded, unit_context, unit_passage
+from ingestion.legal.units import UnitSpan, is_embedded, unit_context, unit_lines, unit_passage
 from ingestion.models import Chunk, Document, LegalUnit
 from ingestion.pipeline.base import ChunkDraft
 
@@ -32,7 +32,7 @@ def unit_rows(
             end=span.end,
             page=span.page,
             text=chunk.text[span.start : span.end],
-            context="\n".join(p for p in (heading, unit_context(chunk.text, spans, span)) if p),
+            context=unit_lines(heading, unit_context(chunk.text, spans, span)),
         )
         for span in spans
     ]

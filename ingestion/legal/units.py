@@ -217,7 +217,15 @@ def is_embedded(span: UnitSpan) -> bool:
 
 def unit_passage(heading: str, chunk_text: str, spans: Sequence[UnitSpan], span: UnitSpan) -> str:
     """What a unit is embedded and indexed as: heading path, parents' lead-in, its text."""
-    parts = (heading, unit_context(chunk_text, spans, span), chunk_text[span.start : span.end])
+    return unit_lines(
+        heading, unit_context(chunk_text, spans, span), chunk_text[span.start : span.end]
+    )
+
+
+def unit_lines(*parts: str) -> str:
+    """The non-empty parts, one per line. A unit row stores ``unit_lines(heading, lead-in)``
+    as its context, so ``unit_lines(context, text)`` is its passage again (the rule
+    ``LegalUnit.passage_digest`` spells out in SQL)."""
     return "\n".join(part for part in parts if part)
 
 

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 
 from ingestion.legal.store import unit_passages
-from ingestion.legal.units import UnitKind, UnitSpan
+from ingestion.legal.units import UnitKind, UnitSpan, unit_lines
 from ingestion.models import Chunk, LegalUnit
 from ingestion.pipeline.base import ChunkDraft
 from ingestion.pipeline.embed import (
@@ -113,14 +113,10 @@ def own_passages(
         for i, (unit, passage) in enumerate(zip(rows, rebuilt, strict=True))
         if bytes(unit.passage_digest) != passage_digest(passage)
     ]
-    own = [_stored_passage(rows[i]) for i in stale]
+    own = [unit_lines(rows[i].context, rows[i].text) for i in stale]
     for i, vector in zip(stale, embed_passages_cached(own, embedder), strict=True):
         out[i] = vector
     return out
-
-
-def _stored_passage(unit: LegalUnit) -> str:
-    return "\n".join(part for part in (unit.context, unit.text) if part)
 
 
 def as_draft(chunk: Chunk, units: list[LegalUnit]) -> ChunkDraft:
