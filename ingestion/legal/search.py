@@ -334,31 +334,3 @@ def first_chunks(document_ids: Sequence[str]) -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(sql, {"docs": list(document_ids)})
         return {str(row[0]): row[1] for row in cursor.fetchall()}
-
-
-_SIMILARITY_SQL = """
-    SELECT c.id,
-           greatest(
-               CASE WHEN c.embedding_model = %(model)s
-                    THEN 1 - (c.embedding <=> %(vec)s::vector) END,
-               (SELECT max(1 - (u.embedding <=> %(vec)s::vector)) FROM ingestion_legalunit u
-                WHERE u.chunk_id = c.id AND u.embedding_model = %(model)s)
-           )
-    FROM ingestion_chunk c WHERE c.id = ANY(%(ids)s)
-"""
-
-
-def best_similarity(
-    chunk_ids: Sequence[int], vector: Sequence[float], model_id: str
-) -> dict[int, float]:
-    """Each chunk's cosine similarity to the query: its own or its best embedded unit's."""
-    if not chunk_ids:
-        return {}
-    params: dict[str, Any] = {
-        "ids": list(chunk_ids),
-        "vec": vector_literal(vector),
-        "model": model_id,
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(_SIMILARITY_SQL, params)
-        return {row[0]: float(row[1]) for row in cursor.fetchall() if row[1] is not None}
