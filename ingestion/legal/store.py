@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ingestion.copy_rows import copy_insert
 from ingestion.legal.units import UnitSpan, is_embedded, unit_context, unit_lines, unit_passage
 from ingestion.models import Chunk, Document, LegalUnit
 from ingestion.pipeline.base import ChunkDraft
@@ -67,7 +68,7 @@ def write_units(
                 row.embedding_model = model_id
     if not rows:
         return 0
-    LegalUnit.objects.bulk_create(rows, batch_size=1000)
+    copy_insert(LegalUnit, rows)
     link_penjelasan(rows)
     return len(rows)
 

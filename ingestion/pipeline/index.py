@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from ingestion.copy_rows import copy_insert
 from ingestion.legal.identity import document_citation, heading_title, opening_of, title_labels
 from ingestion.legal.store import write_units
 from ingestion.models import Chunk, Document, DocumentStatus, ReviewState
@@ -121,12 +122,12 @@ def write_document(
         doc.indexed_at = timezone.now()
         doc.save()
         Chunk.objects.filter(document=doc).delete()
-        chunks = Chunk.objects.bulk_create(
+        chunks = copy_insert(
+            Chunk,
             [
                 _chunk_row(doc, d, v, model_id, is_parked(d, threshold))
                 for d, v in zip(drafts, vectors, strict=True)
             ],
-            batch_size=500,
         )
         units = write_units(doc, chunks, [d.units for d in drafts], unit_vectors, model_id)
     log.info(

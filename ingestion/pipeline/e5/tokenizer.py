@@ -24,6 +24,7 @@ from ingestion.pipeline.e5.weights import Vocab
 
 META = "\u2581"
 _WORDS = re.compile(f"{META}[^{META}]*|[^{META}]+")
+_SPACE_RUNS = re.compile(" {2,}")
 # Distinct words remembered. Full, 1 << 17 held 61 MB of Python objects (measured on
 # data-peraturan); 1 << 16 holds 30 MB, and over 3,000 of its files still answers
 # 96.8 % of words (97.4 % with twice as many). A bulk import's RSS may grow at most 10 %
@@ -41,6 +42,11 @@ class UnigramTokenizer:
     def __init__(self, vocab: Vocab) -> None:
         self.bos, self.eos, self.unk = vocab.bos, vocab.eos, vocab.unk
         self._normalise = vocab.normalise
+        # Most text holds only characters that normalise to one character (or to
+        # themselves): str.translate then keeps every offset, and the per-character loop is
+        # needed only for a text with one that grows or vanishes ("…" → "...").
+        self._one_to_one = str.maketrans({c: o for c, o in vocab.normalise.items() if len(o) == 1})
+        self._reshaping = frozenset(c for c, o in vocab.normalise.items() if len(o) != 1)
         self._pieces: dict[str, tuple[int, float]] = {}
         for index, (piece, score) in enumerate(zip(vocab.pieces, vocab.scores, strict=True)):
             # The C hash table returns the first piece inserted under a string.
@@ -54,18 +60,37 @@ class UnigramTokenizer:
 
     def _normalised(self, text: str) -> tuple[str, list[int]]:
         """The metaspaced text, and for each of its characters the input offset it came from."""
+        text = text.split("\x00", 1)[0]  # C reads up to the first NUL
+        if self._reshaping.isdisjoint(text):
+            chars, origin = self._collapsed(text.translate(self._one_to_one))
+        else:
+            chars, origin = self._per_character(text)
+        if not chars or chars[0] != " ":
+            chars = " " + chars
+            origin.insert(0, 0)
+        return chars.replace(" ", META), origin
+
+    @staticmethod
+    def _collapsed(flat: str) -> tuple[str, list[int]]:
+        """Runs of spaces down to their first, in a text whose offsets are its input's."""
+        origin: list[int] = []
+        kept = 0
+        for run in _SPACE_RUNS.finditer(flat):
+            origin.extend(range(kept, run.start() + 1))
+            kept = run.end()
+        origin.extend(range(kept, len(flat)))
+        return _SPACE_RUNS.sub(" ", flat), origin
+
+    def _per_character(self, text: str) -> tuple[str, list[int]]:
         chars: list[str] = []
         origin: list[int] = []
-        for at, ch in enumerate(text.split("\x00", 1)[0]):  # C reads up to the first NUL
+        for at, ch in enumerate(text):
             for out in self._normalise.get(ch, ch):
                 if out == " " and chars and chars[-1] == " ":
                     continue
                 chars.append(out)
                 origin.append(at)
-        if not chars or chars[0] != " ":
-            chars.insert(0, " ")
-            origin.insert(0, 0)
-        return "".join(chars).replace(" ", META), origin
+        return "".join(chars), origin
 
     def _viterbi(self, norm: str) -> tuple[tuple[int, int, int], ...]:
         """(piece id, start, end) over ``norm``, as e5.c's tok_content chooses them."""
