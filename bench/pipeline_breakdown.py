@@ -164,10 +164,14 @@ def _vector_cursor(cursor: Any) -> Any:
 
 def written_rows(document_id: Any, tables: Tables) -> dict[str, list[tuple[Any, ...]]]:
     from django.db import connection
+    from psycopg.types.json import JsonbLoader
 
     rows = {}
     with connection.cursor() as cursor:
         raw = _vector_cursor(cursor)
+        # Django loads jsonb as text for its JSONField to decode; the COPY's jsonb dumper
+        # needs the value itself, or it would store the text as a JSON string.
+        raw.adapters.register_loader("jsonb", JsonbLoader)
         for table, columns in tables.items():
             raw.execute(
                 f"SELECT {', '.join(columns)} FROM {table} WHERE document_id = %s ORDER BY id",

@@ -39,12 +39,15 @@ def copy_insert(model: type[M], objs: Sequence[M], using: str = "default") -> li
     connection = connections[using]
     quote = connection.ops.quote_name
     # Django's error wrapper, as for its own queries: callers catch django.db's errors.
+    table = quote(meta.db_table)  # also for regclass: a mixed-case name stays itself
+    for obj in objs:  # as bulk_create: an unsaved related object is an error, not a NULL
+        obj._prepare_related_fields_for_save(operation_name="copy_insert")
     with connection.cursor() as cursor, connection.wrap_database_errors:
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
-        _assign_ids(raw, meta, objs)
-        types = _column_types(raw, meta.db_table)
+        _assign_ids(raw, table, meta, objs)
+        types = _column_types(raw, table)
         columns = ", ".join(quote(f.column) for f in fields)
-        sql = f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN (FORMAT BINARY)"
+        sql = f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)"
         with raw.copy(sql) as copy:
             copy.set_types([types[f.column] for f in fields])
             for obj in objs:
@@ -55,15 +58,18 @@ def copy_insert(model: type[M], objs: Sequence[M], using: str = "default") -> li
     return list(objs)
 
 
-def _assign_ids(raw: Any, meta: Any, objs: Sequence[models.Model]) -> None:
+def _assign_ids(raw: Any, table: str, meta: Any, objs: Sequence[models.Model]) -> None:
     """Ids from the table's own sequence, so concurrent writers never collide."""
     missing = [obj for obj in objs if obj.pk is None]
     if not missing:
         return
-    raw.execute(_NEW_IDS, [meta.db_table, meta.pk.column, len(missing)])
+    raw.execute(_NEW_IDS, [table, meta.pk.column, len(missing)])
+    new_ids = [new_id for (new_id,) in raw.fetchall()]
+    if None in new_ids:
+        raise ValueError(f"{table}.{meta.pk.column} has no sequence: give every row its key")
     # Ascending, as bulk_create would number them: readers that order by id see the
     # document order.
-    for obj, (new_id,) in zip(missing, sorted(raw.fetchall()), strict=True):
+    for obj, new_id in zip(missing, sorted(new_ids), strict=True):
         obj.pk = new_id
 
 
@@ -81,8 +87,10 @@ def _column_types(raw: Any, table: str) -> dict[str, int]:
 
 
 def _value(field: models.Field[Any, Any], obj: models.Model, connection: Any) -> Any:
-    value = getattr(obj, field.attname)
+    value = field.pre_save(obj, add=True)  # auto_now_add and the like, as bulk_create
     if isinstance(field, VectorField):
         # As float32, not as the decimal text get_db_prep_save would spell out.
-        return None if value is None else Vector(value if isinstance(value, list) else list(value))
+        if value is None or isinstance(value, Vector):
+            return value
+        return Vector(value if isinstance(value, list) else list(value))
     return field.get_db_prep_save(value, connection)

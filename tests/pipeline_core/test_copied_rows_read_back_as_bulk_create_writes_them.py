@@ -112,3 +112,11 @@ def test_copied_rows_get_ascending_primary_keys_and_are_saved_objects() -> None:
 def test_copying_nothing_writes_nothing() -> None:
     assert copy_insert(Chunk, []) == []
     assert Chunk.objects.count() == 0
+
+
+def test_a_row_pointing_at_an_unsaved_document_is_refused_as_bulk_create_refuses_it() -> None:
+    unsaved = Document(title="belum disimpan")
+    unsaved.pk = None  # its UUID default would otherwise look like a saved row's key
+    with pytest.raises(ValueError, match="unsaved related object"):
+        copy_insert(Chunk, [Chunk(document=unsaved, ordinal=0, text="x")])
+    assert Chunk.objects.count() == 0
