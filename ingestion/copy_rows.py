@@ -38,10 +38,10 @@ def copy_insert(model: type[M], objs: Sequence[M], using: str = "default") -> li
     fields = [f for f in meta.concrete_fields if not f.generated]
     connection = connections[using]
     quote = connection.ops.quote_name
-    # Django's error wrapper, as for its own queries: callers catch django.db's errors.
     table = quote(meta.db_table)  # also for regclass: a mixed-case name stays itself
     for obj in objs:  # as bulk_create: an unsaved related object is an error, not a NULL
         obj._prepare_related_fields_for_save(operation_name="copy_insert")
+    # Django's error wrapper, as for its own queries: callers catch django.db's errors.
     with connection.cursor() as cursor, connection.wrap_database_errors:
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
         _assign_ids(raw, table, meta, objs)
