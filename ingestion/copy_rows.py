@@ -36,20 +36,22 @@ def copy_insert(model: type[M], objs: Sequence[M], using: str = "default") -> li
         return list(objs)
     meta = model._meta
     fields = [f for f in meta.concrete_fields if not f.generated]
+    names = [str(f.column) for f in fields]
     connection = connections[using]
     quote = connection.ops.quote_name
     table = quote(meta.db_table)  # also for regclass: a mixed-case name stays itself
     for obj in objs:  # as bulk_create: an unsaved related object is an error, not a NULL
-        obj._prepare_related_fields_for_save(operation_name="copy_insert")
+        # Django's own check, which bulk_create calls; the stubs omit private methods.
+        obj._prepare_related_fields_for_save(operation_name="copy_insert")  # type: ignore[attr-defined]
     # Django's error wrapper, as for its own queries: callers catch django.db's errors.
     with connection.cursor() as cursor, connection.wrap_database_errors:
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
         _assign_ids(raw, table, meta, objs)
         types = _column_types(raw, table)
-        columns = ", ".join(quote(f.column) for f in fields)
+        columns = ", ".join(quote(name) for name in names)
         sql = f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)"
         with raw.copy(sql) as copy:
-            copy.set_types([types[f.column] for f in fields])
+            copy.set_types([types[name] for name in names])
             for obj in objs:
                 copy.write_row([_value(f, obj, connection) for f in fields])
     for obj in objs:

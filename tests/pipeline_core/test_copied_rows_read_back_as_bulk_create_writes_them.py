@@ -105,7 +105,9 @@ def test_copied_rows_get_ascending_primary_keys_and_are_saved_objects() -> None:
     assert all(not c._state.adding for c in chunks)
     stored = Chunk.objects.get(pk=chunks[0].pk)
     assert stored.ordinal == 0 and stored.embedding is not None
-    assert stored.embedding[3] == pytest.approx(chunks[0].embedding[3], abs=1e-7)
+    written = chunks[0].embedding
+    assert written is not None
+    assert stored.embedding[3] == pytest.approx(written[3], abs=1e-7)
     assert Chunk.objects.get(pk=chunks[1].pk).embedding is None
 
 
