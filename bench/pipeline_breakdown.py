@@ -181,23 +181,18 @@ def written_rows(document_id: Any, tables: Tables) -> dict[str, list[tuple[Any, 
     return rows
 
 
-def _column_oids(cursor: Any, table: str, columns: list[str]) -> list[int]:
-    cursor.execute(
-        "SELECT attname, atttypid FROM pg_attribute"
-        " WHERE attrelid = %s::regclass AND attnum > 0 AND NOT attisdropped",
-        [table],
-    )
-    oids = dict(cursor.fetchall())
-    return [oids[column.strip('"')] for column in columns]  # quoted: the unit table has an "end"
-
-
 def raw_copy(rows: dict[str, list[tuple[Any, ...]]], tables: Tables) -> float:
     """A binary COPY of the rows into the scratch tables, committed; emptied again outside
     the timing. Binary, the vectors as float32: the fastest way to write the same rows."""
     from django.db import connection, transaction
 
+    from ingestion.copy_rows import column_types
+
+    oids = {}
     with connection.cursor() as cursor:
-        oids = {t: _column_oids(cursor.cursor, t, columns) for t, columns in tables.items()}
+        for table, columns in tables.items():
+            types = column_types(cursor.cursor, connection.ops.quote_name(table))
+            oids[table] = [types[c.strip('"')] for c in columns]  # quoted: the unit's "end"
 
     # The scratch tables have no foreign keys, so the ids can be reused as they are.
     def copy() -> None:

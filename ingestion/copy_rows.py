@@ -47,7 +47,7 @@ def copy_insert(model: type[M], objs: Sequence[M], using: str = "default") -> li
     with connection.cursor() as cursor, connection.wrap_database_errors:
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
         _assign_ids(raw, table, meta, objs)
-        types = _column_types(raw, table)
+        types = column_types(raw, table)
         columns = ", ".join(quote(name) for name in names)
         sql = f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)"
         with raw.copy(sql) as copy:
@@ -75,7 +75,7 @@ def _assign_ids(raw: Any, table: str, meta: Any, objs: Sequence[models.Model]) -
         obj.pk = new_id
 
 
-def _column_types(raw: Any, table: str) -> dict[str, int]:
+def column_types(raw: Any, table: str) -> dict[str, int]:
     """Each column's type oid. The vector type's oid differs between databases (it is an
     extension's), so its binary dumper is registered on this cursor under that oid."""
     raw.execute(_COLUMN_TYPES, [table])
