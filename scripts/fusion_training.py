@@ -2,7 +2,7 @@
 
 Each question is one example: the signal rows of its candidates (``service.prepare``) and
 which candidates are right. Two linear models, both with an L2 penalty and fitted by
-Newton's method (13 columns: a few iterations, no dependency beyond numpy):
+Newton's method (15 columns: a few iterations, no dependency beyond numpy):
 
 - ``pairwise``: logistic loss on every (right, wrong) pair of one question, each question
   weighing the same (RankNet with a linear scorer): it learns an order, which is what

@@ -18,7 +18,14 @@ One row per candidate chunk, read in a few queries whatever the number of candid
 - ``definition``: the share of the asked term's parts it defines; ``definition_list``: it
   is a list of definitions and the question asks for one;
 - ``opening``: it sits outside the body of a document that has one (cover, preamble,
-  closing, the Penjelasan's general part; not an annex; :mod:`.named`).
+  closing, the Penjelasan's general part; not an annex; :mod:`.named`);
+- ``section_unasked``: the IDF-weighted share of the words of its section titles (the
+  heading path above its Pasal: BAB, Bagian, Paragraf) that the question does not hold. A
+  regulation restates a general rule in each sector's section ("Bagian Ketujuh Sektor
+  Perindustrian"); a question that names no sector asks for the general one;
+- ``section_asked``: the IDF-weighted share of the question's words its section titles
+  hold. ``coverage`` counts a word whether the Pasal or only its heading holds it; beside
+  it, this tells the two apart.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from django.db import connection
 
 from ingestion.legal.definitions import definition_lists
 from ingestion.search.candidates import Embedded, Pool
-from ingestion.search.lexical import term_coverage
+from ingestion.search.lexical import term_coverage, term_stats
 from ingestion.search.named import is_opening, with_body
 from ingestion.search.sql import Candidate, vector_literal
 from ingestion.search.understand import Asked
@@ -52,6 +59,8 @@ FEATURES: tuple[str, ...] = (
     "definition",
     "definition_list",
     "opening",
+    "section_unasked",
+    "section_asked",
 )
 RANK_SCALE = 10.0
 _FULL_COVERAGE = 0.999
@@ -65,12 +74,14 @@ class Row:
     values: dict[str, float]
 
 
-_SIGNALS_SQL = """
+_SIGNALS_SQL = r"""
     SELECT c.id, c.document_id, c.heading_path,
            CASE WHEN c.embedding_model = %(model)s
                 THEN 1 - (c.embedding <=> %(vec)s::vector) END,
            (SELECT max(1 - (u.embedding <=> %(vec)s::vector)) FROM ingestion_legalunit u
-             WHERE u.chunk_id = c.id AND u.embedding_model = %(model)s)
+             WHERE u.chunk_id = c.id AND u.embedding_model = %(model)s),
+           array(SELECT lexeme FROM unnest(to_tsvector('indonesian',
+                 regexp_replace(coalesce(c.heading_path, ''), '\s*›?\s*Pasal\M.*$', ''))))
     FROM ingestion_chunk c WHERE c.id = ANY(%(ids)s)
 """
 
@@ -91,23 +102,26 @@ def rows(pool: Pool, asked: Asked, embedded: Embedded | None) -> list[Row]:
     bm25 = {c.chunk_id: c.score / top_bm25 for c in pool.lexical}
     titles = _titles(pool.title)
     asks_definition = float(asked.term is not None)
-    bodied = with_body({doc for doc, heading, *_ in read.values() if is_opening(heading)})
+    bodied = with_body({s.document_id for s in read.values() if is_opening(s.heading)})
     out = []
-    for chunk_id, (document_id, heading, cosine, unit_cosine, coverage) in read.items():
+    idf = _idf(asked.lexemes, [signal.section for signal in read.values()])
+    for chunk_id, signal in read.items():
+        document_id, heading = signal.document_id, signal.heading
         is_list = float(chunk_id in lists)
         title_rank, title_full = titles.get(document_id, (0.0, 0.0))
         values = {name: ranking.get(chunk_id, 0.0) for name, ranking in ranks.items()}
         values |= {
             "bm25": bm25.get(chunk_id, 0.0),
-            "cosine": cosine,
-            "unit_cosine": max(cosine, unit_cosine),
+            "cosine": signal.cosine,
+            "unit_cosine": max(signal.cosine, signal.unit_cosine),
             "title": title_rank,
             "title_full": title_full,
-            "coverage": coverage,
-            "list_coverage": coverage * is_list,
+            "coverage": signal.coverage,
+            "list_coverage": signal.coverage * is_list,
             "definition": pool.definition.get(chunk_id, 0.0),
             "definition_list": is_list * asks_definition,
             "opening": float(document_id in bodied and is_opening(heading)),
+            **_section(signal.section, set(asked.lexemes), idf),
         }
         out.append(Row(chunk_id, document_id, heading, values))
     return out
@@ -137,10 +151,18 @@ def _titles(found: Sequence[Candidate]) -> dict[str, tuple[float, float]]:
     return out
 
 
-def _read(
-    ids: list[int], asked: Asked, embedded: Embedded | None
-) -> dict[int, tuple[str, str, float, float, float]]:
-    """chunk → (document, heading path, cosine, best unit cosine, term coverage)."""
+@dataclass(frozen=True, slots=True)
+class _Read:
+    document_id: str
+    heading: str
+    cosine: float
+    unit_cosine: float  # the best of its embedded units'
+    coverage: float
+    section: tuple[str, ...]  # the lexemes of its section titles
+
+
+def _read(ids: list[int], asked: Asked, embedded: Embedded | None) -> dict[int, _Read]:
+    """What one query reads of each candidate chunk."""
     vector, model = embedded if embedded is not None else ([0.0], "-")
     params: dict[str, Any] = {"ids": ids, "vec": vector_literal(vector), "model": model}
     with connection.cursor() as cursor:
@@ -148,8 +170,34 @@ def _read(
         fetched = cursor.fetchall()
     coverage = term_coverage(ids, list(asked.lexemes))
     return {
-        row[0]: (str(row[1]), row[2] or "", _num(row[3]), _num(row[4]), coverage.get(row[0], 0.0))
+        row[0]: _Read(
+            str(row[1]),
+            row[2] or "",
+            _num(row[3]),
+            _num(row[4]),
+            coverage.get(row[0], 0.0),
+            tuple(row[5] or ()),
+        )
         for row in fetched
+    }
+
+
+def _idf(asked: Sequence[str], sections: Sequence[Sequence[str]]) -> dict[str, float]:
+    stats = term_stats()
+    words = set(asked).union(*sections) if sections else set(asked)
+    return {word: stats.idf(word) for word in words}
+
+
+def _section(section: Sequence[str], asked: set[str], idf: dict[str, float]) -> dict[str, float]:
+    """``section_unasked`` and ``section_asked`` (module docstring)."""
+    titles = set(section)
+    title_mass = sum(idf[w] for w in titles)
+    asked_mass = sum(idf[w] for w in asked)
+    unasked = sum(idf[w] for w in titles - asked)
+    shared = sum(idf[w] for w in asked & titles)
+    return {
+        "section_unasked": unasked / title_mass if title_mass else 0.0,
+        "section_asked": shared / asked_mass if asked_mass else 0.0,
     }
 
 
