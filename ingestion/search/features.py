@@ -20,9 +20,10 @@ One row per candidate chunk, read in a few queries whatever the number of candid
 - ``opening``: it sits outside the body of a document that has one (cover, preamble,
   closing, the Penjelasan's general part; not an annex; :mod:`.named`);
 - ``section_unasked``: the IDF-weighted share of the words of its section titles (the
-  heading path above its Pasal: BAB, Bagian, Paragraf) that the question does not hold. A
-  regulation restates a general rule in each sector's section ("Bagian Ketujuh Sektor
-  Perindustrian"); a question that names no sector asks for the general one;
+  heading path above its Pasal, labels included: "BAB I KETENTUAN UMUM", "Bagian Ketujuh
+  Sektor Perindustrian", "PENJELASAN") that the question does not hold. A regulation
+  restates a general rule in each sector's section; a question that names no sector asks
+  for the general one. A chunk with no title above its Pasal scores 0;
 - ``section_asked``: the IDF-weighted share of the question's words its section titles
   hold. ``coverage`` counts a word whether the Pasal or only its heading holds it; beside
   it, this tells the two apart.
@@ -105,6 +106,7 @@ def rows(pool: Pool, asked: Asked, embedded: Embedded | None) -> list[Row]:
     bodied = with_body({s.document_id for s in read.values() if is_opening(s.heading)})
     out = []
     idf = _idf(asked.lexemes, [signal.section for signal in read.values()])
+    asked_words = set(asked.lexemes)
     for chunk_id, signal in read.items():
         document_id, heading = signal.document_id, signal.heading
         is_list = float(chunk_id in lists)
@@ -121,7 +123,7 @@ def rows(pool: Pool, asked: Asked, embedded: Embedded | None) -> list[Row]:
             "definition": pool.definition.get(chunk_id, 0.0),
             "definition_list": is_list * asks_definition,
             "opening": float(document_id in bodied and is_opening(heading)),
-            **_section(signal.section, set(asked.lexemes), idf),
+            **_section(signal.section, asked_words, idf),
         }
         out.append(Row(chunk_id, document_id, heading, values))
     return out
@@ -184,17 +186,17 @@ def _read(ids: list[int], asked: Asked, embedded: Embedded | None) -> dict[int, 
 
 def _idf(asked: Sequence[str], sections: Sequence[Sequence[str]]) -> dict[str, float]:
     stats = term_stats()
-    words = set(asked).union(*sections) if sections else set(asked)
+    words = set(asked).union(*sections)
     return {word: stats.idf(word) for word in words}
 
 
 def _section(section: Sequence[str], asked: set[str], idf: dict[str, float]) -> dict[str, float]:
     """``section_unasked`` and ``section_asked`` (module docstring)."""
     titles = set(section)
-    title_mass = sum(idf[w] for w in titles)
-    asked_mass = sum(idf[w] for w in asked)
-    unasked = sum(idf[w] for w in titles - asked)
-    shared = sum(idf[w] for w in asked & titles)
+    title_mass = sum(idf.get(w, 0.0) for w in titles)
+    asked_mass = sum(idf.get(w, 0.0) for w in asked)
+    unasked = sum(idf.get(w, 0.0) for w in titles - asked)
+    shared = sum(idf.get(w, 0.0) for w in asked & titles)
     return {
         "section_unasked": unasked / title_mass if title_mass else 0.0,
         "section_asked": shared / asked_mass if asked_mass else 0.0,

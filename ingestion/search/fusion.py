@@ -2,9 +2,10 @@
 
 Each candidate chunk of a query has a row of signals (:mod:`ingestion.search.features`):
 its dense and lexical ranks, its cosine and its best unit's, the title list, the query's
-term coverage, the definition it holds, whether it is an opening. Their weights are not
-set by hand: ``bench/retrieval.py --train-fusion`` fits them on the GALQA dev questions (folds by
-regulation, docs/decisions.md) and writes ``fusion_model.json`` beside this module. The
+term coverage, the definition it holds, whether it is an opening, and how far its section
+titles hold the question's words. Their weights are not set by hand: ``bench/retrieval.py
+--train-fusion`` fits them on the GALQA dev questions (folds by regulation,
+docs/decisions.md) and writes ``fusion_model.json`` beside this module. The
 score is ``Σ weight × (signal − mean) / scale``; only the order within one query matters.
 
 A model file names its signals; a signal it does not name weighs nothing, and one it
