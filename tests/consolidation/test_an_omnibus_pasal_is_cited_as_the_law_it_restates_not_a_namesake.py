@@ -57,10 +57,15 @@ def omnibus(store_dir: Path) -> str:
 
 
 def _restating(text: str, omnibus: str) -> list[str]:
+    """How the omnibus's Pasal 17 holding ``text`` is cited (the other Pasal 17, which
+    restates the other law, may be on the same list, rightly cited as that law's)."""
     return [
         str(h.citation)
         for h in search_fresh(text)
-        if h.document_id == omnibus and h.unit and h.unit.get("pasal") == "17"
+        if h.document_id == omnibus
+        and h.unit
+        and h.unit.get("pasal") == "17"
+        and text[:40] in (h.unit_text or h.text)
     ]
 
 
