@@ -37,6 +37,17 @@ def path_top(heading_path: str) -> str:
     return next((top for top in (ELUCIDATION, ANNEX) if head.startswith(top)), "")
 
 
+_PASAL_PART_RE = re.compile(r"^Pasal\b")
+
+
+def above_pasal(heading_path: str) -> str:
+    """The section titles above a heading path's Pasal: "BAB II … › Bagian Kesatu Umum" of
+    "BAB II … › Bagian Kesatu Umum › Pasal 12 › ayat (1)"; the whole path outside a Pasal."""
+    parts = [part.strip() for part in heading_path.split("›")]
+    cut = next((i for i, part in enumerate(parts) if _PASAL_PART_RE.match(part)), len(parts))
+    return " › ".join(parts[:cut])
+
+
 class UnitKind(StrEnum):
     PASAL = "pasal"
     AYAT = "ayat"

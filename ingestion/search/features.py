@@ -40,6 +40,7 @@ from typing import Any
 from django.db import connection
 
 from ingestion.legal.definitions import definition_lists
+from ingestion.legal.units import above_pasal
 from ingestion.search.candidates import Embedded, Pool
 from ingestion.search.lexical import term_coverage, term_stats
 from ingestion.search.named import is_opening, with_body
@@ -75,14 +76,12 @@ class Row:
     values: dict[str, float]
 
 
-_SIGNALS_SQL = r"""
+_SIGNALS_SQL = """
     SELECT c.id, c.document_id, c.heading_path,
            CASE WHEN c.embedding_model = %(model)s
                 THEN 1 - (c.embedding <=> %(vec)s::vector) END,
            (SELECT max(1 - (u.embedding <=> %(vec)s::vector)) FROM ingestion_legalunit u
-             WHERE u.chunk_id = c.id AND u.embedding_model = %(model)s),
-           array(SELECT lexeme FROM unnest(to_tsvector('indonesian',
-                 regexp_replace(coalesce(c.heading_path, ''), '\s*›?\s*Pasal\M.*$', ''))))
+             WHERE u.chunk_id = c.id AND u.embedding_model = %(model)s)
     FROM ingestion_chunk c WHERE c.id = ANY(%(ids)s)
 """
 
@@ -171,6 +170,7 @@ def _read(ids: list[int], asked: Asked, embedded: Embedded | None) -> dict[int, 
         cursor.execute(_SIGNALS_SQL, params)
         fetched = cursor.fetchall()
     coverage = term_coverage(ids, list(asked.lexemes))
+    sections = _lexemes({above_pasal(row[2] or "") for row in fetched})
     return {
         row[0]: _Read(
             str(row[1]),
@@ -178,10 +178,37 @@ def _read(ids: list[int], asked: Asked, embedded: Embedded | None) -> dict[int, 
             _num(row[3]),
             _num(row[4]),
             coverage.get(row[0], 0.0),
-            tuple(row[5] or ()),
+            sections[above_pasal(row[2] or "")],
         )
         for row in fetched
     }
+
+
+_LEXEMES_SQL = """
+    SELECT t, array(SELECT lexeme FROM unnest(to_tsvector('indonesian', t)))
+    FROM unnest(%s::text[]) t
+"""
+_titles_lexemes: dict[str, tuple[str, ...]] = {}
+_titles_lock = threading.Lock()
+_TITLES_CACHE = 50_000  # a regulation's section titles repeat over all its Pasal
+
+
+def _lexemes(texts: set[str]) -> dict[str, tuple[str, ...]]:
+    """Each text's lexemes, as the chunks' ``search_vector`` holds them; remembered, so a
+    search seldom asks Postgres (the titles of one question's candidates recur)."""
+    with _titles_lock:
+        known = {t: _titles_lexemes[t] for t in texts if t in _titles_lexemes}
+    todo = sorted(texts - known.keys())
+    if todo:
+        with connection.cursor() as cursor:
+            cursor.execute(_LEXEMES_SQL, [todo])
+            found = {text: tuple(lexemes) for text, lexemes in cursor.fetchall()}
+        with _titles_lock:
+            if len(_titles_lexemes) > _TITLES_CACHE:
+                _titles_lexemes.clear()
+            _titles_lexemes.update(found)
+        known |= found
+    return known
 
 
 def _idf(asked: Sequence[str], sections: Sequence[Sequence[str]]) -> dict[str, float]:
